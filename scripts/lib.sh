@@ -1,0 +1,276 @@
+# shellcheck shell=bash
+# scripts/lib.sh - shared helpers for jpmpi's shell entry points.
+#
+# Source it; do not execute it:   source "$JPMPI_ROOT/scripts/lib.sh"
+#
+# It is safe under `set -euo pipefail`: every function reports failure through
+# its return status (and one line on stderr) instead of relying on `set -e`,
+# so callers can write `jpmpi_find_jdk || exit 1`.
+#
+# Functions:
+#   jpmpi_find_jdk         export JAVA_HOME (JDK >= 22) and put its bin/ first on PATH
+#   jpmpi_ensure_packages  make sure the MPI toolchains and build tools are installed
+#   jpmpi_mvn ARGS...      run the Maven wrapper in batch mode from the repository root
+#
+# Environment knobs:
+#   JAVA_HOME              tried first by jpmpi_find_jdk
+#   JPMPI_JVM_DIRS         colon-separated directories scanned for JDKs (default /usr/lib/jvm)
+#   JPMPI_OMPI_MPICC, JPMPI_OMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIEXEC
+#                          Open MPI / MPICH compiler and launcher commands (defaults are
+#                          Debian's mpicc.openmpi, mpirun.openmpi, mpicc.mpich, mpiexec.hydra)
+
+if [[ -n "${JPMPI_LIB_LOADED:-}" ]]; then
+    return 0
+fi
+JPMPI_LIB_LOADED=1
+
+JPMPI_ROOT="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)"
+export JPMPI_ROOT
+
+# The oldest Java release with a final java.lang.foreign (FFM) API.
+JPMPI_MIN_JAVA=22
+
+# Debian packages the build, the tests and the demo need.
+JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils)
+
+: "${JPMPI_OMPI_MPICC:=mpicc.openmpi}"
+: "${JPMPI_OMPI_MPIRUN:=mpirun.openmpi}"
+: "${JPMPI_MPICH_MPICC:=mpicc.mpich}"
+: "${JPMPI_MPICH_MPIEXEC:=mpiexec.hydra}"
+export JPMPI_OMPI_MPICC JPMPI_OMPI_MPIRUN JPMPI_MPICH_MPICC JPMPI_MPICH_MPIEXEC
+
+# Open MPI refuses to start as root unless told that this is deliberate
+# (containers and CI runners usually run as root).
+if [[ "$(id -u)" -eq 0 ]]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+jpmpi_log() {
+    printf 'jpmpi: %s\n' "$*" >&2
+}
+
+# ---------------------------------------------------------------------------
+# JDK discovery
+# ---------------------------------------------------------------------------
+
+# _jpmpi_java_version DIR: print the full Java version of the JDK in DIR
+# ("25.0.3", "17.0.15", "1.8.0_392", "22-ea"), from DIR/release or else from
+# DIR/bin/java -version. Returns 1 when neither says anything.
+_jpmpi_java_version() {
+    local dir=$1 v=""
+    if [[ -r "$dir/release" ]]; then
+        v="$(sed -n 's/^JAVA_VERSION="\{0,1\}\([^"]*\)"\{0,1\}[[:space:]]*$/\1/p' "$dir/release" 2>/dev/null)" || v=""
+        v="${v%%$'\n'*}"
+    fi
+    if [[ -z "$v" && -x "$dir/bin/java" ]]; then
+        v="$("$dir/bin/java" -version 2>&1 | sed -n 's/^.* version "\([^"]*\)".*$/\1/p')" || v=""
+        v="${v%%$'\n'*}"
+    fi
+    [[ -n "$v" ]] || return 1
+    printf '%s\n' "$v"
+}
+
+# _jpmpi_java_major VERSION: "25.0.3" -> 25, "1.8.0_392" -> 8, "22-ea" -> 22.
+_jpmpi_java_major() {
+    local v=$1
+    if [[ "$v" == 1.* ]]; then
+        v="${v#1.}"
+    fi
+    v="${v%%[!0-9]*}"
+    [[ -n "$v" ]] || return 1
+    printf '%s\n' "$((10#$v))"
+}
+
+# _jpmpi_jdk_missing DIR: print what a usable JDK in DIR lacks (nothing if complete).
+_jpmpi_jdk_missing() {
+    local dir=$1 missing=()
+    [[ -x "$dir/bin/java" ]] || missing+=(bin/java)
+    [[ -x "$dir/bin/javac" ]] || missing+=(bin/javac)
+    [[ -f "$dir/lib/server/libjvm.so" ]] || missing+=(lib/server/libjvm.so)
+    if ((${#missing[@]} > 0)); then
+        printf '%s\n' "${missing[*]}"
+    fi
+}
+
+# _jpmpi_describe_jdk DIR: what DIR holds, for error messages: "17",
+# "23; no bin/javac lib/server/libjvm.so", "not a JDK".
+_jpmpi_describe_jdk() {
+    local dir=$1 v major lacks
+    lacks="$(_jpmpi_jdk_missing "$dir")"
+    if v="$(_jpmpi_java_version "$dir")" && major="$(_jpmpi_java_major "$v")"; then
+        printf '%s%s\n' "$major" "${lacks:+; no $lacks}"
+    else
+        printf 'not a JDK\n'
+    fi
+}
+
+# jpmpi_find_jdk: export JAVA_HOME pointing at a complete JDK >= 22 and put
+# $JAVA_HOME/bin first on PATH. $JAVA_HOME wins if it qualifies; otherwise the
+# highest qualifying version under $JPMPI_JVM_DIRS (default /usr/lib/jvm).
+jpmpi_find_jdk() {
+    local min=$JPMPI_MIN_JAVA chosen="" chosen_version="" v major d root
+    local -a roots=() candidates=() inventory=()
+    local -A seen=()
+    local java_home_note="JAVA_HOME unset"
+
+    if [[ -n "${JAVA_HOME:-}" ]]; then
+        java_home_note="JAVA_HOME=$JAVA_HOME is $(_jpmpi_describe_jdk "$JAVA_HOME")"
+        if v="$(_jpmpi_java_version "$JAVA_HOME")" && major="$(_jpmpi_java_major "$v")" \
+            && ((major >= min)) && [[ -z "$(_jpmpi_jdk_missing "$JAVA_HOME")" ]]; then
+            chosen="$JAVA_HOME"
+            chosen_version="$v"
+        fi
+    fi
+
+    if [[ -z "$chosen" ]]; then
+        IFS=: read -r -a roots <<<"${JPMPI_JVM_DIRS:-/usr/lib/jvm}"
+        for root in "${roots[@]}"; do
+            [[ -n "$root" ]] || continue
+            if [[ ! -d "$root" ]]; then
+                inventory+=("$root does not exist")
+                continue
+            fi
+            local -a here=()
+            for d in "$root"/*; do
+                [[ -d "$d" ]] || continue
+                # Debian ships compatibility symlinks (java-1.17.0-openjdk-amd64 ->
+                # java-17-openjdk-amd64); look at each real directory once.
+                local real
+                real="$(cd -P -- "$d" && pwd)" || continue
+                [[ -z "${seen[$real]:-}" ]] || continue
+                seen[$real]=1
+                here+=("${real##*/} ($(_jpmpi_describe_jdk "$real"))")
+                if v="$(_jpmpi_java_version "$d")" && major="$(_jpmpi_java_major "$v")" \
+                    && ((major >= min)) && [[ -z "$(_jpmpi_jdk_missing "$d")" ]]; then
+                    candidates+=("$v"$'\t'"$d")
+                fi
+            done
+            if ((${#here[@]} > 0)); then
+                local joined
+                joined="$(printf '%s, ' "${here[@]}")"
+                inventory+=("$root has: ${joined%, }")
+            else
+                inventory+=("$root has: nothing")
+            fi
+        done
+        if ((${#candidates[@]} > 0)); then
+            local best
+            best="$(printf '%s\n' "${candidates[@]}" | sort -t $'\t' -k1,1V | tail -n 1)"
+            chosen_version="${best%%$'\t'*}"
+            chosen="${best#*$'\t'}"
+        fi
+    fi
+
+    if [[ -z "$chosen" ]]; then
+        local where
+        where="$(printf '%s; ' "${inventory[@]}")"
+        jpmpi_log "no JDK >= $min found ($java_home_note; ${where%; }); install one (Debian: openjdk-25-jdk or Temurin 25) and set JAVA_HOME"
+        return 1
+    fi
+
+    if [[ "$chosen" != "${JAVA_HOME:-}" ]]; then
+        jpmpi_log "using JDK $chosen_version at $chosen ($java_home_note)"
+    fi
+    JAVA_HOME="$chosen"
+    export JAVA_HOME
+    case ":$PATH:" in
+        ":$JAVA_HOME/bin:"*) ;;
+        *) PATH="$JAVA_HOME/bin:$PATH" ;;
+    esac
+    export PATH
+}
+
+# ---------------------------------------------------------------------------
+# System prerequisites
+# ---------------------------------------------------------------------------
+
+# _jpmpi_missing_debs: print the packages of JPMPI_DEB_PACKAGES not installed.
+_jpmpi_missing_debs() {
+    local p status
+    for p in "${JPMPI_DEB_PACKAGES[@]}"; do
+        status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || status=""
+        [[ "$status" == *" installed" ]] || printf '%s\n' "$p"
+    done
+}
+
+# _jpmpi_missing_commands: print the commands the build and demo call that
+# are not on PATH.
+_jpmpi_missing_commands() {
+    local c
+    for c in "$JPMPI_OMPI_MPICC" "$JPMPI_OMPI_MPIRUN" "$JPMPI_MPICH_MPICC" "$JPMPI_MPICH_MPIEXEC" \
+        gfortran g++ make unzip nm; do
+        command -v "$c" >/dev/null 2>&1 || printf '%s\n' "$c"
+    done
+}
+
+_jpmpi_modules_hint() {
+    jpmpi_log "  or load modules providing Open MPI >= 4.1 and MPICH >= 4.0 mpicc/mpirun and gfortran"
+    jpmpi_log "  (and point JPMPI_OMPI_MPICC, JPMPI_OMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIEXEC at them)"
+}
+
+# jpmpi_ensure_packages: make sure Open MPI, MPICH, gfortran, g++, make, unzip
+# and nm are available. On Debian as root, missing packages are installed with
+# apt-get; otherwise the command to run is printed and 1 returned.
+jpmpi_ensure_packages() {
+    local -a missing=() absent=()
+
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        mapfile -t absent < <(_jpmpi_missing_commands)
+        if ((${#absent[@]} > 0)); then
+            jpmpi_log "missing commands: ${absent[*]} (not a Debian system: install Open MPI, MPICH, gfortran, g++, make, unzip and binutils with your package manager)"
+            _jpmpi_modules_hint
+            return 1
+        fi
+        jpmpi_log "prerequisites present"
+        return 0
+    fi
+
+    mapfile -t missing < <(_jpmpi_missing_debs)
+    if ((${#missing[@]} == 0)); then
+        jpmpi_log "prerequisites present"
+        return 0
+    fi
+
+    if [[ "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        jpmpi_log "installing missing packages: ${missing[*]}"
+        if [[ -z "${JPMPI_APT_UPDATED:-}" ]]; then
+            if ! apt-get update -q; then
+                jpmpi_log "apt-get update failed"
+                return 1
+            fi
+            JPMPI_APT_UPDATED=1
+        fi
+        if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+            jpmpi_log "apt-get install failed for: ${missing[*]}"
+            return 1
+        fi
+        mapfile -t missing < <(_jpmpi_missing_debs)
+        if ((${#missing[@]} > 0)); then
+            jpmpi_log "still missing after apt-get install: ${missing[*]}"
+            return 1
+        fi
+        jpmpi_log "prerequisites present"
+        return 0
+    fi
+
+    # Not root (or no apt-get): accept toolchains that are on PATH anyway,
+    # e.g. from environment modules, else say exactly what to run.
+    mapfile -t absent < <(_jpmpi_missing_commands)
+    if ((${#absent[@]} == 0)); then
+        jpmpi_log "prerequisites present (on PATH; Debian packages not installed: ${missing[*]})"
+        return 0
+    fi
+    jpmpi_log "missing Debian packages: ${missing[*]}; install them with:"
+    jpmpi_log "  sudo apt-get install -y --no-install-recommends ${missing[*]}"
+    _jpmpi_modules_hint
+    return 1
+}
+
+# ---------------------------------------------------------------------------
+# Maven
+# ---------------------------------------------------------------------------
+
+# jpmpi_mvn ARGS...: run the pinned Maven wrapper in batch mode on the reactor.
+jpmpi_mvn() {
+    (cd -- "$JPMPI_ROOT" && "$JPMPI_ROOT/mvnw" -B "$@")
+}

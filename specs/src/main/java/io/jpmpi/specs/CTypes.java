@@ -1,0 +1,91 @@
+package io.jpmpi.specs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * C type text as the spec stores it: an abstract declarator (the parameter name removed) with
+ * one canonical spelling, e.g. {@code const void *}, {@code char **[]}, {@code int [][3]}.
+ */
+public final class CTypes {
+    private static final Set<String> TYPE_WORDS = Set.of("int", "char", "void", "double", "float", "long", "short",
+            "unsigned", "signed", "const", "volatile", "restrict", "struct", "enum", "union", "_Bool");
+
+    private CTypes() {
+    }
+
+    /** True if {@code word} is a C keyword that can only be part of a type, never a parameter name. */
+    public static boolean isTypeWord(String word) {
+        return TYPE_WORDS.contains(word);
+    }
+
+    /**
+     * The canonical spelling of a type: single spaces between words, a space before the first
+     * {@code *} of a run and none inside it, array suffixes attached to the stars or after a space.
+     */
+    public static String normalize(String type) {
+        String t = type.trim();
+        int bracket = t.indexOf('[');
+        String arrays = "";
+        if (bracket >= 0) {
+            arrays = t.substring(bracket).replaceAll("\\s+", "");
+            t = t.substring(0, bracket).trim();
+        }
+        List<String> tokens = new ArrayList<>();
+        for (String word : t.replace("*", " * ").trim().split("\\s+")) {
+            if (!word.isEmpty()) {
+                tokens.add(word);
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        String prev = null;
+        for (String tok : tokens) {
+            if (prev != null && !(tok.equals("*") && prev.equals("*"))) {
+                sb.append(' ');
+            }
+            sb.append(tok);
+            prev = tok;
+        }
+        if (!arrays.isEmpty()) {
+            if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != '*') {
+                sb.append(' ');
+            }
+            sb.append(arrays);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * A declaration of {@code name} with the abstract type {@code type}: {@code const void *buf},
+     * {@code int ranges[][3]}, {@code MPI_Comm comm}; {@code ...} stays itself.
+     */
+    public static String declare(String type, String name) {
+        if (type.equals("...")) {
+            return type;
+        }
+        int bracket = type.indexOf('[');
+        String head = bracket >= 0 ? type.substring(0, bracket).stripTrailing() : type;
+        String tail = bracket >= 0 ? type.substring(bracket) : "";
+        String sep = head.endsWith("*") ? "" : " ";
+        return head + sep + name + tail;
+    }
+
+    /**
+     * The type a parameter of abstract type {@code type} really has inside the function: arrays
+     * adjust to pointers ({@code int [][3]} becomes {@code int (*)[3]}, {@code char *[]} becomes
+     * {@code char **}). Useful where a value of the parameter's type is stored or passed on.
+     */
+    public static String adjusted(String type) {
+        int bracket = type.indexOf('[');
+        if (bracket < 0) {
+            return type;
+        }
+        String head = type.substring(0, bracket).stripTrailing();
+        String rest = type.substring(type.indexOf(']', bracket) + 1);
+        if (rest.isEmpty()) {
+            return head + (head.endsWith("*") ? "*" : " *");
+        }
+        return head + " (*)" + rest;
+    }
+}

@@ -1,0 +1,152 @@
+package io.jpmpi.specs.tool;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The compiler wrappers of one installed MPI implementation, and what can be read through them:
+ * the preprocessed mpi.h, its macros, and the symbols of its Fortran binding libraries.
+ *
+ * @param id short key ({@code openmpi}, {@code mpich})
+ * @param name human name
+ * @param cc the C compiler wrapper
+ * @param showFlag the wrapper's flag that prints the underlying command line
+ * @param fc the Fortran compiler wrapper
+ */
+public record Toolchain(String id, String name, String cc, String showFlag, String fc) {
+
+    /** The implementations jpmpi knows how to find, by the Debian names of their wrappers. */
+    public static final List<Toolchain> KNOWN = List.of(
+            new Toolchain("mpich", "MPICH", "mpicc.mpich", "-show", "mpifort.mpich"),
+            new Toolchain("openmpi", "Open MPI", "mpicc.openmpi", "-showme", "mpifort.openmpi"));
+
+    /** The known implementations whose C wrapper is on the PATH. */
+    public static List<Toolchain> installed() {
+        return KNOWN.stream().filter(t -> onPath(t.cc)).toList();
+    }
+
+    public static Toolchain byId(String id) {
+        return KNOWN.stream().filter(t -> t.id.equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown MPI implementation '" + id
+                        + "' (known: openmpi, mpich)"));
+    }
+
+    static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** mpi.h after the preprocessor, without line markers. */
+    public String preprocessedHeader() throws IOException {
+        return run(List.of(cc, "-E", "-P", "-x", "c", "-include", "mpi.h", "/dev/null"));
+    }
+
+    /** Every macro mpi.h defines, by name. */
+    public Map<String, String> macros() throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        for (String line : run(List.of(cc, "-dM", "-E", "-x", "c", "-include", "mpi.h", "/dev/null")).split("\n")) {
+            String[] parts = line.split("\\s+", 3);
+            if (parts.length >= 2 && parts[0].equals("#define")) {
+                out.put(parts[1], parts.length == 3 ? parts[2].trim() : "");
+            }
+        }
+        return out;
+    }
+
+    /** "4.1.4" for Open MPI, "4.0.2" for MPICH, read from mpi.h. */
+    public String version(Map<String, String> macros) {
+        if (macros.containsKey("OMPI_MAJOR_VERSION")) {
+            return macros.get("OMPI_MAJOR_VERSION") + "." + macros.get("OMPI_MINOR_VERSION") + "."
+                    + macros.get("OMPI_RELEASE_VERSION");
+        }
+        String v = macros.getOrDefault("MPICH_VERSION", "unknown");
+        return v.replace("\"", "");
+    }
+
+    /** The shared libraries the Fortran wrapper links, in link order. */
+    public List<Path> fortranLibraries() throws IOException {
+        if (!onPath(fc)) {
+            return List.of();
+        }
+        List<String> words = new ArrayList<>(List.of(run(List.of(fc, showFlag)).trim().split("\\s+")));
+        words.addAll(List.of(run(List.of(cc, showFlag)).trim().split("\\s+")));
+        Set<Path> dirs = new LinkedHashSet<>();
+        List<String> libs = new ArrayList<>();
+        for (String w : words) {
+            if (w.startsWith("-L") && w.length() > 2) {
+                dirs.add(Path.of(w.substring(2)));
+            }
+        }
+        for (String w : run(List.of(fc, showFlag)).trim().split("\\s+")) {
+            if (w.startsWith("-l") && w.length() > 2) {
+                libs.add(w.substring(2));
+            }
+        }
+        List<Path> out = new ArrayList<>();
+        for (String lib : libs) {
+            Path found = resolve(lib, dirs);
+            if (found != null) {
+                out.add(found);
+            }
+        }
+        return out;
+    }
+
+    private Path resolve(String lib, Set<Path> dirs) throws IOException {
+        String file = "lib" + lib + ".so";
+        for (Path d : dirs) {
+            if (Files.exists(d.resolve(file))) {
+                return d.resolve(file).toRealPath();
+            }
+        }
+        String p = run(List.of("gcc", "-print-file-name=" + file)).trim();
+        return p.contains("/") && Files.exists(Path.of(p)) ? Path.of(p).toRealPath() : null;
+    }
+
+    /** The dynamic symbols a shared library defines ({@code nm -D --defined-only}). */
+    public static Set<String> exportedSymbols(Path library) throws IOException {
+        Set<String> out = new TreeSet<>();
+        for (String line : run(List.of("nm", "-D", "--defined-only", library.toString())).split("\n")) {
+            String[] parts = line.trim().split("\\s+");
+            if (parts.length == 3) {
+                out.add(parts[2].replaceFirst("@.*$", ""));
+            }
+        }
+        return out;
+    }
+
+    static String run(List<String> command) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("timed out: " + String.join(" ", command));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + " failed (exit " + p.exitValue() + "): "
+                    + new String(err, StandardCharsets.UTF_8).trim());
+        }
+        return new String(out, StandardCharsets.UTF_8);
+    }
+}
