@@ -1,0 +1,43 @@
+package io.jpmpi.bindings;
+
+import io.jpmpi.bindings.c.DispatcherEmitter;
+import io.jpmpi.specs.MpiSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Command-line front end of the generators: reads the spec shipped in jpmpi-specs and writes the
+ * files of one target into a directory.
+ *
+ * <pre>Generate c-dispatcher IMPL|all OUTDIR</pre> ("all" writes OUTDIR/IMPL for each implementation)
+ */
+public final class Generate {
+    private Generate() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 3 || !args[0].equals("c-dispatcher")) {
+            System.err.println("usage: Generate c-dispatcher <implementation id>|all <output directory>");
+            System.exit(2);
+        }
+        MpiSpec spec = MpiSpec.load();
+        List<String> impls = args[1].equals("all") ? List.copyOf(spec.implementations().keySet()) : List.of(args[1]);
+        for (String impl : impls) {
+            write(new DispatcherEmitter(spec, impl).emit(), args[1].equals("all") ? Path.of(args[2], impl) : Path.of(args[2]));
+        }
+    }
+
+    private static void write(Map<String, String> files, Path out) throws IOException {
+        Files.createDirectories(out);
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            Path target = out.resolve(f.getKey());
+            // Rewrite only on change, so make does not rebuild what did not change.
+            if (!Files.exists(target) || !Files.readString(target).equals(f.getValue())) {
+                Files.writeString(target, f.getValue());
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.jpmpi.bindings.c;
+
+import io.jpmpi.specs.CTypes;
+import io.jpmpi.specs.Implementation;
+import io.jpmpi.specs.MpiFunction;
+import io.jpmpi.specs.MpiSpec;
+import io.jpmpi.specs.Parameter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Emits the generated half of libmpiprofilesupport.so for one MPI implementation: a slot per MPI
+ * function (slot n is the n-th function of the spec for that implementation, in name order) and,
+ * per slot, the exported {@code MPI_X} and {@code PMPI_X}. Each is one indirect tail call through
+ * the slot's entry table; the hand-written core (src/main/c/core) fills the tables. Until the core
+ * has run, the tables hold boot stubs that run it first.
+ */
+public final class DispatcherEmitter {
+    static final String HEADER = "/* generated from specs/mpi-functions.json by io.jpmpi.bindings.c.DispatcherEmitter"
+            + " - do not edit */\n";
+    /** The one varargs function; the core delivers it to every level itself. */
+    static final String PCONTROL = "MPI_Pcontrol";
+
+    private final String impl;
+    private final Implementation implementation;
+    private final List<MpiFunction> functions;
+
+    public DispatcherEmitter(MpiSpec spec, String impl) {
+        this.impl = impl;
+        this.implementation = spec.implementations().get(impl);
+        if (implementation == null) {
+            throw new IllegalArgumentException("the spec has no implementation '" + impl + "' (it has "
+                    + spec.implementations().keySet() + ")");
+        }
+        this.functions = spec.functionsOf(impl);
+        for (MpiFunction f : functions) {
+            if (f.isVarargs() && !f.name().equals(PCONTROL)) {
+                throw new IllegalStateException(f.name() + " is varargs; only " + PCONTROL + " is expected to be");
+            }
+        }
+    }
+
+    /** File name → content. */
+    public Map<String, String> emit() {
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("jpmpi_slots.h", slotsHeader());
+        files.put("jpmpi_dispatch.c", dispatchSource());
+        return files;
+    }
+
+    /** The slot of each function, in spec order. */
+    public List<String> slotNames() {
+        return functions.stream().map(MpiFunction::name).toList();
+    }
+
+    private String slotsHeader() {
+        StringBuilder h = new StringBuilder(HEADER);
+        h.append("/* Slots of the ").append(implementation.name()).append(' ').append(implementation.version())
+                .append(" dispatcher: slot n is the n-th function of the spec for '").append(impl).append("'. */\n")
+                .append("#ifndef JPMPI_SLOTS_H\n#define JPMPI_SLOTS_H\n\n")
+                .append("#define JPMPI_NSLOTS ").append(functions.size()).append("\n\n")
+                .append("enum jpmpi_slot {\n");
+        for (int i = 0; i < functions.size(); i++) {
+            h.append("    JPMPI_SLOT_").append(functions.get(i).name()).append(" = ").append(i).append(",\n");
+        }
+        return h.append("};\n\n#endif\n").toString();
+    }
+
+    private String dispatchSource() {
+        StringBuilder c = new StringBuilder(HEADER);
+        c.append("#include <stddef.h>\n#include <mpi.h>\n#include \"jpmpi_core.h\"\n\n");
+        c.append("/* Some MPI names are also function-like macros in mpi.h (MPI_Aint_add, MPI_Comm_f2c, ...). */\n");
+        for (MpiFunction f : functions) {
+            c.append("#undef ").append(f.name()).append("\n#undef ").append(f.pmpiName()).append('\n');
+        }
+        c.append('\n').append(metadata()).append('\n');
+        for (MpiFunction f : functions) {
+            c.append("typedef ").append(signature(f, "(*" + fnType(f) + ")", false)).append(";\n");
+        }
+        c.append('\n');
+        for (MpiFunction f : dispatched()) {
+            c.append("static ").append(signature(f, "jpmpi_boot_" + f.name(), true)).append(";\n");
+            c.append("static ").append(signature(f, "jpmpi_boot_" + f.pmpiName(), true)).append(";\n");
+        }
+        c.append('\n').append(table("jpmpi_entry", "")).append(table("jpmpi_pentry", "P")).append('\n');
+        for (int i = 0; i < functions.size(); i++) {
+            MpiFunction f = functions.get(i);
+            if (f.name().equals(PCONTROL)) {
+                continue;
+            }
+            c.append(forwarder(f, i, f.name(), "jpmpi_entry", "JPMPI_EXPORT "));
+            c.append(forwarder(f, i, f.pmpiName(), "jpmpi_pentry", "JPMPI_EXPORT "));
+            c.append(boot(f, i, f.name(), "jpmpi_entry"));
+            c.append(boot(f, i, f.pmpiName(), "jpmpi_pentry"));
+        }
+        return c.toString();
+    }
+
+    private List<MpiFunction> dispatched() {
+        return functions.stream().filter(f -> !f.name().equals(PCONTROL)).toList();
+    }
+
+    private String metadata() {
+        List<String> fortran = new ArrayList<>();
+        for (String lib : implementation.fortranLibraries()) {
+            // The recorded file is versioned (libmpi_mpifh.so.40.30.0); match on the stable prefix.
+            int so = lib.indexOf(".so");
+            fortran.add("\"" + (so > 0 ? lib.substring(0, so + 3) : lib) + "\"");
+        }
+        fortran.add("NULL");
+        StringBuilder m = new StringBuilder();
+        m.append("const char jpmpi_impl_id[] = \"").append(impl).append("\";\n")
+                .append("const char jpmpi_impl_name[] = \"").append(implementation.name()).append("\";\n")
+                .append("const char jpmpi_impl_version[] = \"").append(implementation.version()).append("\";\n")
+                .append("const char *const jpmpi_fortran_libraries[] = {")
+                .append(String.join(", ", fortran)).append("};\n")
+                .append("const char *const jpmpi_slot_names[JPMPI_NSLOTS] = {\n");
+        for (MpiFunction f : functions) {
+            m.append("    \"").append(f.name()).append("\",\n");
+        }
+        return m.append("};\n").toString();
+    }
+
+    private String table(String name, String prefix) {
+        StringBuilder t = new StringBuilder("jpmpi_fn ").append(name).append("[JPMPI_NSLOTS] = {\n");
+        for (MpiFunction f : functions) {
+            if (f.name().equals(PCONTROL)) {
+                t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
+            } else {
+                t.append("    (jpmpi_fn)jpmpi_boot_").append(prefix).append(f.name()).append(",\n");
+            }
+        }
+        return t.append("};\n").toString();
+    }
+
+    private String forwarder(MpiFunction f, int slot, String name, String table, String linkage) {
+        return linkage + signature(f, name, true) + "\n{\n    return ((" + fnType(f) + ")" + table + "[" + slot
+                + "])(" + arguments(f) + ");\n}\n";
+    }
+
+    /** Runs the core, then the call; a slot still pointing here has no definition anywhere. */
+    private String boot(MpiFunction f, int slot, String name, String table) {
+        String self = "jpmpi_boot_" + name;
+        return "static " + signature(f, self, true) + "\n{\n    jpmpi_core_boot();\n"
+                + "    if (" + table + "[" + slot + "] == (jpmpi_fn)" + self + ") {\n"
+                + "        jpmpi_core_missing(" + slot + ");\n    }\n"
+                + "    return ((" + fnType(f) + ")" + table + "[" + slot + "])(" + arguments(f) + ");\n}\n";
+    }
+
+    private static String fnType(MpiFunction f) {
+        return "jpmpi_" + f.name() + "_t";
+    }
+
+    /** {@code ret name(params)}; with or without parameter names. */
+    private String signature(MpiFunction f, String name, boolean named) {
+        String params = f.parameters().isEmpty() ? "void" : f.parameters().stream()
+                .map(p -> named ? CTypes.declare(p.cType(impl), cName(p)) : p.cType(impl))
+                .collect(Collectors.joining(", "));
+        return f.returnType(impl) + " " + name + "(" + params + ")";
+    }
+
+    private String arguments(MpiFunction f) {
+        return f.parameters().stream().map(DispatcherEmitter::cName).collect(Collectors.joining(", "));
+    }
+
+    /** Parameter names are prefixed so that none can collide with a macro or typedef of mpi.h. */
+    private static String cName(Parameter p) {
+        return "a_" + p.name();
+    }
+}

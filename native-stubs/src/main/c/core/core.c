@@ -1,0 +1,433 @@
+/*
+ * core.c - the level table of libmpiprofilesupport.so.
+ *
+ * At load time (a constructor, or the first MPI call if something calls MPI earlier) the core
+ * reads the entry list, dlopens every C level, finds which MPI functions each one defines (its
+ * own symbols only: dlsym also finds the level's dependencies, libmpi among them), and links the
+ * chain:
+ *   - the application's MPI_X goes to the first level >= 0 defining X, its PMPI_X to the first
+ *     level >= 1 (the generated exports jump through jpmpi_entry / jpmpi_pentry);
+ *   - level k's own references are rewritten (got.c): its MPI_X to the first level >= k defining
+ *     X, its PMPI_X to the first level >= k + 1; the MPI library is the bottom and defines all;
+ *   - the MPI library's Fortran layer enters at the level the `fort` item names (default: top).
+ * MPI_Pcontrol is delivered by the core to every level that defines it, then to the library.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <mpi.h>
+#include "jpmpi_core.h"
+
+struct level {
+    const char *entry;          /* the entry-list item */
+    void *handle;
+    struct link_map *map;
+    jpmpi_fn fn[JPMPI_NSLOTS];  /* its own definitions; NULL where it defines none */
+    int defined;
+};
+
+static struct level levels[JPMPI_MAX_LEVELS];
+static int nlevels;
+static jpmpi_fn bottom[JPMPI_NSLOTS];
+static struct jpmpi_entry_list entries;
+static const char *entry_source = "JPMPI_TOOLS_ENTRY";
+static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
+
+/* ---- names → slots ---- */
+
+#define NAME_TABLE_SIZE 4096 /* power of two, at most a quarter full */
+_Static_assert(NAME_TABLE_SIZE >= 4 * JPMPI_NSLOTS, "grow NAME_TABLE_SIZE");
+static short name_slot[NAME_TABLE_SIZE]; /* slot + 1; 0 = empty */
+
+static unsigned hash_name(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    return h;
+}
+
+static void names_init(void)
+{
+    for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+        unsigned i = hash_name(jpmpi_slot_names[slot]) & (NAME_TABLE_SIZE - 1);
+        while (name_slot[i]) {
+            i = (i + 1) & (NAME_TABLE_SIZE - 1);
+        }
+        name_slot[i] = (short)(slot + 1);
+    }
+}
+
+/* Slot of "MPI_X" or "PMPI_X" (sets *pmpi), or -1. */
+static int slot_of(const char *name, int *pmpi)
+{
+    int p = name[0] == 'P';
+    const char *mpi = name + p;
+    if (strncmp(mpi, "MPI", 3) != 0) {
+        return -1;
+    }
+    for (unsigned i = hash_name(mpi) & (NAME_TABLE_SIZE - 1); name_slot[i]; i = (i + 1) & (NAME_TABLE_SIZE - 1)) {
+        int slot = name_slot[i] - 1;
+        if (strcmp(jpmpi_slot_names[slot], mpi) == 0) {
+            if (pmpi) {
+                *pmpi = p;
+            }
+            return slot;
+        }
+    }
+    return -1;
+}
+
+/* ---- reporting ---- */
+
+static const char *rank_text(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            return v;
+        }
+    }
+    return NULL;
+}
+
+static void fail(const struct jpmpi_item *item, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+/* One line naming the entry and the reason, then stop before the program runs. */
+static void fail(const struct jpmpi_item *item, const char *fmt, ...)
+{
+    char reason[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    const char *rank = rank_text();
+    char where[64] = "";
+    if (rank) {
+        snprintf(where, sizeof where, " (rank %s)", rank);
+    }
+    if (item) {
+        fprintf(stderr, "jpmpi%s: %s item %d '%s': %s\n", where, entry_source, item->position, item->text, reason);
+    } else {
+        fprintf(stderr, "jpmpi%s: %s: %s\n", where, entry_source, reason);
+    }
+    fflush(stderr);
+    _exit(JPMPI_EXIT_BAD_ENTRY);
+}
+
+void jpmpi_core_missing(int slot)
+{
+    fprintf(stderr, "jpmpi: %s was called, but the %s library in this process does not define P%s\n",
+            jpmpi_slot_names[slot], jpmpi_impl_name, jpmpi_slot_names[slot]);
+    fflush(stderr);
+    abort();
+}
+
+/* ---- resolution ---- */
+
+static jpmpi_fn resolve(int depth, int slot)
+{
+    for (int k = depth < 0 ? 0 : depth; k < nlevels; k++) {
+        if (levels[k].fn[slot]) {
+            return levels[k].fn[slot];
+        }
+    }
+    return bottom[slot];
+}
+
+static int pcontrol_noop(const int level, ...)
+{
+    (void)level;
+    return MPI_SUCCESS;
+}
+
+static int deliver_pcontrol(int from, int level);
+
+JPMPI_EXPORT int MPI_Pcontrol(const int level, ...)
+{
+    jpmpi_core_boot();
+    return deliver_pcontrol(0, level);
+}
+
+JPMPI_EXPORT int PMPI_Pcontrol(const int level, ...)
+{
+    jpmpi_core_boot();
+    return deliver_pcontrol(1, level);
+}
+
+/* Every level from `from` down that defines MPI_Pcontrol, in order, then the library. */
+static int deliver_pcontrol(int from, int level)
+{
+    typedef int (*pcontrol_t)(const int, ...);
+    for (int k = from; k < nlevels; k++) {
+        if (levels[k].fn[JPMPI_SLOT_MPI_Pcontrol]) {
+            ((pcontrol_t)levels[k].fn[JPMPI_SLOT_MPI_Pcontrol])(level);
+        }
+    }
+    if (bottom[JPMPI_SLOT_MPI_Pcontrol]) {
+        return ((pcontrol_t)bottom[JPMPI_SLOT_MPI_Pcontrol])(level);
+    }
+    return MPI_SUCCESS;
+}
+
+/* GOT targets for level k: MPI_X → first level >= k, PMPI_X → first level >= k + 1. */
+static jpmpi_fn level_target(const char *name, void *ctx)
+{
+    int k = *(int *)ctx, pmpi = 0;
+    int slot = slot_of(name, &pmpi);
+    if (slot < 0) {
+        return NULL;
+    }
+    if (slot == JPMPI_SLOT_MPI_Pcontrol) {
+        return (jpmpi_fn)pcontrol_noop; /* the core already delivers Pcontrol to every level */
+    }
+    return resolve(pmpi ? k + 1 : k, slot);
+}
+
+/* GOT targets for the Fortran layer: MPI_X and PMPI_X alike enter at the `fort` position. */
+static jpmpi_fn fortran_target(const char *name, void *ctx)
+{
+    int pos = *(int *)ctx;
+    int slot = slot_of(name, NULL);
+    if (slot < 0) {
+        return NULL;
+    }
+    if (slot == JPMPI_SLOT_MPI_Pcontrol) {
+        return (jpmpi_fn)MPI_Pcontrol;
+    }
+    return resolve(pos, slot);
+}
+
+struct fortran_scan {
+    int patched_objects;
+    char err[512];
+};
+
+static int patch_fortran(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct fortran_scan *scan = data;
+    const char *path = info->dlpi_name;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (int i = 0; jpmpi_fortran_libraries[i]; i++) {
+        if (strncmp(base, jpmpi_fortran_libraries[i], strlen(jpmpi_fortran_libraries[i])) == 0) {
+            void *h = dlopen(path, RTLD_NOLOAD | RTLD_LAZY);
+            struct link_map *map = NULL;
+            if (h && dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map) {
+                if (jpmpi_patch_object(map, fortran_target, &entries.fort_pos, scan->err, sizeof scan->err) < 0) {
+                    return 1;
+                }
+                scan->patched_objects++;
+            }
+            if (h) {
+                dlclose(h);
+            }
+        }
+    }
+    return 0;
+}
+
+static void link_chain(void)
+{
+    for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+        if (slot == JPMPI_SLOT_MPI_Pcontrol) {
+            continue;
+        }
+        jpmpi_fn top = resolve(0, slot), next = resolve(1, slot);
+        if (top) {
+            jpmpi_entry[slot] = top;
+        }
+        if (next) {
+            jpmpi_pentry[slot] = next;
+        }
+    }
+    for (int k = 0; k < nlevels; k++) {
+        char err[512];
+        int depth = k;
+        if (jpmpi_patch_object(levels[k].map, level_target, &depth, err, sizeof err) < 0) {
+            fail(&entries.items[k], "cannot link it into the chain: %s", err);
+        }
+    }
+    struct fortran_scan scan = {0, ""};
+    if (dl_iterate_phdr(patch_fortran, &scan) != 0) {
+        fail(NULL, "cannot route the Fortran layer: %s", scan.err);
+    }
+}
+
+/* ---- loading levels ---- */
+
+static struct link_map *bottom_map;
+
+static void load_c_level(const struct jpmpi_item *item, struct level *lv)
+{
+    char name[4096];
+    const char *file = item->text;
+    int bare = strchr(file, '/') == NULL && strstr(file, ".so") == NULL;
+    if (bare) {
+        snprintf(name, sizeof name, "lib%s.so", file);
+        file = name;
+    } else if (strchr(file, '/') && access(file, F_OK) != 0) {
+        fail(item, "no such file");
+    }
+    dlerror();
+    lv->handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    if (lv->handle == NULL) {
+        const char *why = dlerror();
+        if (bare) {
+            fail(item, "not a keyword (v, vv, fort, fortran, preload) and %s cannot be loaded: %s", file,
+                 why ? why : "not found on the library path");
+        }
+        fail(item, "cannot be loaded: %s", why ? why : "unknown dlopen error");
+    }
+    if (dlinfo(lv->handle, RTLD_DI_LINKMAP, &lv->map) != 0 || lv->map == NULL) {
+        fail(item, "loaded, but its link map is unavailable: %s", dlerror());
+    }
+    if (lv->map == bottom_map) {
+        fail(item, "is the MPI library itself, which is always the bottom level");
+    }
+    for (int k = 0; lv != &levels[k]; k++) {
+        if (levels[k].map == lv->map) {
+            fail(item, "is the same library as item %d; a library can be one level only",
+                 entries.items[k].position);
+        }
+    }
+    for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+        void *sym = dlsym(lv->handle, jpmpi_slot_names[slot]);
+        Dl_info info;
+        struct link_map *owner = NULL;
+        /* dlsym also searches the level's dependencies (libmpi!): keep only its own symbols. */
+        if (sym && dladdr1(sym, &info, (void **)&owner, RTLD_DL_LINKMAP) && owner == lv->map) {
+            lv->fn[slot] = (jpmpi_fn)sym;
+            lv->defined++;
+        }
+    }
+    if (lv->defined == 0) {
+        fail(item, "defines no MPI function (a PMPI tool defines some MPI_* and calls PMPI_*)");
+    }
+}
+
+static void print_levels(void)
+{
+    const char *rank = rank_text();
+    if (entries.verbose == 0 || (rank && strcmp(rank, "0") != 0)) {
+        return;
+    }
+    fprintf(stderr, "jpmpi: %d level%s over %s %s (%d functions), from %s\n", nlevels, nlevels == 1 ? "" : "s",
+            jpmpi_impl_name, jpmpi_impl_version, JPMPI_NSLOTS, entry_source);
+    for (int k = 0; k <= nlevels; k++) {
+        if (k == entries.fort_pos) {
+            fprintf(stderr, "jpmpi:   -  fortran  (Fortran calls enter here)\n");
+        }
+        if (k == nlevels) {
+            break;
+        }
+        fprintf(stderr, "jpmpi:   %d  %s  defines %d function%s\n", k, levels[k].entry, levels[k].defined,
+                levels[k].defined == 1 ? "" : "s");
+        if (entries.verbose > 1) {
+            for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+                if (levels[k].fn[slot]) {
+                    fprintf(stderr, "jpmpi:        %s\n", jpmpi_slot_names[slot]);
+                }
+            }
+        }
+    }
+    fprintf(stderr, "jpmpi:   %d  %s %s (bottom)\n", nlevels, jpmpi_impl_name, jpmpi_impl_version);
+    fflush(stderr);
+}
+
+static void boot(void)
+{
+    names_init();
+    char sym[128];
+    for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+        snprintf(sym, sizeof sym, "P%s", jpmpi_slot_names[slot]);
+        bottom[slot] = (jpmpi_fn)dlsym(RTLD_NEXT, sym);
+    }
+    if (bottom[JPMPI_SLOT_MPI_Init] == NULL) {
+        return; /* no MPI library in this process (a shell, a launcher): stay out of the way */
+    }
+    Dl_info info;
+    dladdr1((void *)bottom[JPMPI_SLOT_MPI_Init], &info, (void **)&bottom_map, RTLD_DL_LINKMAP);
+
+    const char *text = getenv("JPMPI_TOOLS_ENTRY");
+    if (text == NULL) {
+        text = getenv("OMPI_MCA_ompi_tools_entry");
+        entry_source = "OMPI_MCA_ompi_tools_entry";
+    }
+    char err[512];
+    if (jpmpi_entry_parse(text, &entries, err, sizeof err) != 0) {
+        fail(NULL, "%s", err);
+    }
+    for (int k = 0; k < entries.count; k++) {
+        const struct jpmpi_item *item = &entries.items[k];
+        if (item->kind == JPMPI_ITEM_JAR) {
+            fail(item, "Java levels (.jar) are not supported by this build yet");
+        }
+        levels[k].entry = item->text;
+        load_c_level(item, &levels[k]);
+        nlevels = k + 1;
+    }
+    link_chain();
+    print_levels();
+}
+
+void jpmpi_core_boot(void)
+{
+    pthread_once(&boot_once, boot);
+}
+
+__attribute__((constructor)) static void jpmpi_core_constructor(void)
+{
+    jpmpi_core_boot();
+}
+
+/* ---- public interface (jpmpi.h) ---- */
+
+JPMPI_EXPORT int jpmpi_active(void)
+{
+    return 1;
+}
+
+JPMPI_EXPORT const char *jpmpi_implementation(void)
+{
+    static char text[64];
+    if (text[0] == '\0') {
+        snprintf(text, sizeof text, "%s %s", jpmpi_impl_id, jpmpi_impl_version);
+    }
+    return text;
+}
+
+JPMPI_EXPORT int jpmpi_level_count(void)
+{
+    jpmpi_core_boot();
+    return nlevels;
+}
+
+JPMPI_EXPORT const char *jpmpi_level_entry(int level)
+{
+    jpmpi_core_boot();
+    return level >= 0 && level < nlevels ? levels[level].entry : NULL;
+}
+
+JPMPI_EXPORT int jpmpi_level_defines(int level, const char *mpi_name)
+{
+    jpmpi_core_boot();
+    int slot = slot_of(mpi_name, NULL);
+    return level >= 0 && level < nlevels && slot >= 0 && levels[level].fn[slot] != NULL;
+}
+
+JPMPI_EXPORT jpmpi_function_t jpmpi_resolve(int depth, const char *mpi_name)
+{
+    jpmpi_core_boot();
+    int slot = slot_of(mpi_name, NULL);
+    return slot < 0 ? NULL : resolve(depth, slot);
+}

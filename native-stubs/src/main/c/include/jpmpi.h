@@ -1,0 +1,61 @@
+/*
+ * jpmpi.h - the public interface of libmpiprofilesupport.so.
+ *
+ * libmpiprofilesupport.so defines every MPI_X and PMPI_X of the MPI it was built for and sends
+ * each call through the levels listed in JPMPI_TOOLS_ENTRY (or OMPI_MCA_ompi_tools_entry), top
+ * first, down to the MPI library. The functions below let a tool or a test ask what was set up.
+ * Every export has the jpmpi_ prefix and a _t function-pointer type, so a tool can look them up
+ * with dlsym and work whether jpmpi is there or not. The do-nothing stub library of the same name
+ * defines them too: jpmpi_active() tells the two apart.
+ */
+#ifndef JPMPI_H
+#define JPMPI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of this interface. */
+#define JPMPI_API_VERSION 1
+/* Exit status of a process whose entry list cannot be used (sysexits' EX_CONFIG). */
+#define JPMPI_EXIT_BAD_ENTRY 78
+/* At most this many levels in one process. */
+#define JPMPI_MAX_LEVELS 64
+
+/* A function pointer of no particular type: cast it to the MPI function's own type to call it. */
+typedef void (*jpmpi_function_t)(void);
+
+/* 1 in the real dispatcher, 0 in the do-nothing stub. */
+int jpmpi_active(void);
+typedef int (*jpmpi_active_t)(void);
+
+/* "openmpi 4.1.4" or "mpich 4.0.2": the MPI this dispatcher was generated for; "" in the stub. */
+const char *jpmpi_implementation(void);
+typedef const char *(*jpmpi_implementation_t)(void);
+
+/* Number of levels (C libraries and Java jars) between the application and the MPI library. */
+int jpmpi_level_count(void);
+typedef int (*jpmpi_level_count_t)(void);
+
+/* The entry-list item of level `level` (0 = top), or NULL if there is no such level. */
+const char *jpmpi_level_entry(int level);
+typedef const char *(*jpmpi_level_entry_t)(int level);
+
+/* 1 if level `level` defines `mpi_name` ("MPI_Send"), else 0. */
+int jpmpi_level_defines(int level, const char *mpi_name);
+typedef int (*jpmpi_level_defines_t)(int level, const char *mpi_name);
+
+/*
+ * What a call to `mpi_name` made at depth `depth` reaches: the definition of the first level
+ * >= depth that defines it, or the MPI library's. A level k calling MPI_X reaches
+ * jpmpi_resolve(k, "MPI_X"); its PMPI_X reaches jpmpi_resolve(k + 1, "MPI_X").
+ * NULL for a name the dispatcher does not know.
+ */
+jpmpi_function_t jpmpi_resolve(int depth, const char *mpi_name);
+typedef jpmpi_function_t (*jpmpi_resolve_t)(int depth, const char *mpi_name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
