@@ -1,0 +1,126 @@
+/*
+ * percall.c - ns per MPI call through jpmpi's dispatcher, measured side by side in one process.
+ *
+ * Each variant is a function pointer to the same cheap MPI function reached a different way:
+ *   bottom  - the MPI library's PMPI_X itself (jpmpi_resolve past the last level, or PMPI_X
+ *             when no dispatcher is loaded)
+ *   mpi     - MPI_X as the application sees it (through the dispatcher when it is loaded, through
+ *             a classic wrapper when one is linked, else the library)
+ *   level0  - level 0's own MPI_X (the wrapper reached directly: the classic wrapper's path)
+ * Blocks of N calls alternate between variants (ABCABC...), R rounds; the report gives, per
+ * variant, the median ns/call and the median over rounds of (variant - bottom), so slow drifts of
+ * the machine cancel out. Run under mpirun with one rank; see run.sh for the configurations.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "jpmpi.h"
+
+typedef int (*comm_rank_t)(MPI_Comm, int *);
+typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);
+
+enum { MAX_VARIANTS = 3, MAX_ROUNDS = 101 };
+
+struct variant {
+    const char *name;
+    jpmpi_function_t fn;
+    double ns[MAX_ROUNDS];
+    double delta[MAX_ROUNDS];
+};
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+    double tmp[MAX_ROUNDS];
+    memcpy(tmp, v, sizeof(double) * (size_t)n);
+    qsort(tmp, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+static double block(const char *call, jpmpi_function_t fn, long n)
+{
+    int rank = 0, flag = 0;
+    double t0 = now_ns();
+    if (strcmp(call, "MPI_Comm_rank") == 0) {
+        comm_rank_t f = (comm_rank_t)fn;
+        for (long i = 0; i < n; i++) {
+            f(MPI_COMM_WORLD, &rank);
+        }
+    } else {
+        iprobe_t f = (iprobe_t)fn;
+        for (long i = 0; i < n; i++) {
+            f(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        }
+    }
+    return (now_ns() - t0) / (double)n;
+}
+
+/* The jpmpi query functions, if a dispatcher (or the stub) is loaded. */
+static jpmpi_function_t jpmpi_lookup(int depth, const char *name)
+{
+    jpmpi_resolve_t resolve = (jpmpi_resolve_t)(jpmpi_function_t)dlsym(RTLD_DEFAULT, "jpmpi_resolve");
+    jpmpi_active_t active = (jpmpi_active_t)(jpmpi_function_t)dlsym(RTLD_DEFAULT, "jpmpi_active");
+    return resolve && active && active() ? resolve(depth, name) : NULL;
+}
+
+static void measure(const char *config, const char *call, jpmpi_function_t mpi, jpmpi_function_t pmpi, long n,
+                    int rounds)
+{
+    struct variant v[MAX_VARIANTS];
+    int nv = 0;
+    jpmpi_level_count_t count = (jpmpi_level_count_t)(jpmpi_function_t)dlsym(RTLD_DEFAULT, "jpmpi_level_count");
+    int levels = count ? count() : 0;
+    jpmpi_function_t bottom = jpmpi_lookup(levels, call);
+    v[nv++] = (struct variant){.name = "bottom", .fn = bottom ? bottom : pmpi};
+    v[nv++] = (struct variant){.name = "mpi", .fn = mpi};
+    if (levels > 0) {
+        v[nv++] = (struct variant){.name = "level0", .fn = jpmpi_lookup(0, call)};
+    }
+    for (int i = 0; i < nv; i++) {
+        block(call, v[i].fn, n / 10); /* warm up */
+    }
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < nv; i++) {
+            v[i].ns[r] = block(call, v[i].fn, n);
+        }
+        for (int i = 0; i < nv; i++) {
+            v[i].delta[r] = v[i].ns[r] - v[0].ns[r];
+        }
+    }
+    for (int i = 0; i < nv; i++) {
+        printf("%-22s %-14s %-7s %8.2f ns/call  %+7.2f ns vs bottom\n", config, call, v[i].name,
+               median(v[i].ns, rounds), median(v[i].delta, rounds));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    const char *config = argc > 1 ? argv[1] : "unnamed";
+    long n = argc > 2 ? atol(argv[2]) : 2000000;
+    int rounds = argc > 3 ? atoi(argv[3]) : 21;
+    if (rounds < 1 || rounds > MAX_ROUNDS || n < 10) {
+        fprintf(stderr, "usage: percall CONFIG [CALLS-PER-BLOCK >= 10] [ROUNDS 1..%d]\n", MAX_ROUNDS);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    measure(config, "MPI_Comm_rank", (jpmpi_function_t)MPI_Comm_rank, (jpmpi_function_t)PMPI_Comm_rank, n, rounds);
+    measure(config, "MPI_Iprobe", (jpmpi_function_t)MPI_Iprobe, (jpmpi_function_t)PMPI_Iprobe, n / 10, rounds);
+    MPI_Finalize();
+    return 0;
+}

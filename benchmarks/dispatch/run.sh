@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Per-call overhead of jpmpi's dispatcher, side by side in one process per configuration.
+#   benchmarks/dispatch/run.sh [openmpi|mpich] [RUNS] [CALLS-PER-BLOCK] [ROUNDS]
+# Builds the dispatcher first if needed (./mvnw install), then runs every configuration RUNS
+# times on one rank and prints the median, min and max over runs of each figure.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+impl=${1:-openmpi}
+runs=${2:-5}
+calls=${3:-2000000}
+rounds=${4:-21}
+source "$root/scripts/lib.sh"
+lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
+if [ ! -f "$lib" ]; then
+    jpmpi_find_jdk
+    jpmpi_mvn -q install -DskipTests
+fi
+make -s -C "$here" IMPL="$impl" >/dev/null
+b="$here/target/$impl"
+case "$impl" in
+    openmpi) launch() { local env=("$@"); local args=(); for e in "${env[@]}"; do args+=(-x "$e"); done; mpirun.openmpi -np 1 "${args[@]}" "${cmd[@]}"; } ;;
+    mpich) launch() { local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done; mpiexec.hydra -n 1 "${args[@]}" "${cmd[@]}"; } ;;
+    *) echo "usage: $0 [openmpi|mpich]" >&2; exit 2 ;;
+esac
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for ((i = 1; i <= runs; i++)); do
+    cmd=("$b/percall" "no-dispatcher" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
+    cmd=("$b/percall-classic" "classic-wrapper" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
+    cmd=("$b/percall" "dispatcher-0-levels" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" >>"$out"
+    cmd=("$b/percall" "dispatcher-1-level" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
+    cmd=("$b/percall" "dispatcher-4-levels" "$calls" "$rounds")
+    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so,$b/libnoop2.so,$b/libnoop3.so,$b/libnoop4.so" >>"$out"
+done
+echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Iprobe: calls/10); $(nproc) cpus"
+echo "figure = median over runs of the in-process median of (variant - bottom) [min .. max over runs]"
+awk '
+function sorted_median(text, arr,    m, i, j, t) {
+    m = split(text, arr, " ")
+    for (i = 2; i <= m; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
+    return (m % 2) ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
+}
+{ key = $1 " " $2 " " $3; deltas[key] = deltas[key] " " ($6 + 0); ns[key] = ns[key] " " ($4 + 0) }
+END {
+    for (k in deltas) {
+        split(k, parts, " ")
+        med = sorted_median(deltas[k], a); m = split(deltas[k], raw, " ")
+        nmed = sorted_median(ns[k], b)
+        printf "%-22s %-14s %-7s %8.2f ns/call  %+6.2f ns  [%+.2f .. %+.2f]\n", parts[1], parts[2], parts[3], nmed, med, a[1], a[m]
+    }
+}' "$out" | sort
