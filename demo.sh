@@ -42,16 +42,35 @@ jpmpi_demo_launcher() {
     esac
 }
 
-# jpmpi_demo_run MPI NP [HALO-ARGS...]: launch the compiled demo on NP ranks.
-# This is where the run will later go through the jpmpi layer (dispatcher and
-# Java interceptors); for now the program runs plain.
+# jpmpi_demo_run MPI NP [HALO-ARGS...]: launch the compiled demo on NP ranks through the jpmpi
+# dispatcher (libmpiprofilesupport.so, preloaded into the ranks only) with one C level: the
+# ordinary PMPI tool examples/c-tools/mpicount, which prints a call/time/byte table at the end.
+# Java levels (and the built-in Java profiler) replace it when they land.
 jpmpi_demo_run() {
     local mpi=$1 np=$2
     shift 2
+    local dispatcher="$JPMPI_ROOT/native-stubs/target/classes/native/$mpi/libmpiprofilesupport.so"
+    local tool="$JPMPI_ROOT/examples/c-tools/target/$mpi/libmpicount.so"
+    local mpicc
+    case "$mpi" in
+        openmpi) mpicc=$JPMPI_OMPI_MPICC ;;
+        mpich) mpicc=$JPMPI_MPICH_MPICC ;;
+    esac
+    if [ ! -f "$dispatcher" ]; then
+        jpmpi_log "$dispatcher is missing: run ./demo.sh without --no-build first"
+        return 2
+    fi
+    make -s -C "$JPMPI_ROOT/examples/c-tools" MPICC="$mpicc" OUT="target/$mpi" || return
+    local entry="v,$tool"
     local -a launch=()
     mapfile -t launch < <(jpmpi_demo_launcher "$mpi" "$np")
     ((${#launch[@]} > 0)) || return 2
-    jpmpi_log "running the demo plain: the dispatcher/Java level is not wired into demo.sh yet"
+    case "$mpi" in
+        openmpi) launch+=(-x "LD_PRELOAD=$dispatcher" -x "JPMPI_TOOLS_ENTRY=$entry") ;;
+        mpich) launch+=(-genv LD_PRELOAD "$dispatcher" -genv JPMPI_TOOLS_ENTRY "$entry") ;;
+    esac
+    jpmpi_log "running the demo through the jpmpi dispatcher with a C level (examples/c-tools/mpicount);"
+    jpmpi_log "Java levels are not built yet, so no Java tool profiles this run"
     jpmpi_log "${launch[*]} ${JPMPI_DEMO_BIN#"$JPMPI_ROOT"/}${*:+ $*}"
     "${launch[@]}" "$JPMPI_DEMO_BIN" "$@"
 }
