@@ -206,34 +206,45 @@ static jpmpi_fn fortran_target(const char *name, void *ctx)
     return resolve(pos, slot);
 }
 
+#define MAX_FORTRAN_OBJECTS 8
+
 struct fortran_scan {
-    int patched_objects;
-    char err[512];
+    char paths[MAX_FORTRAN_OBJECTS][1024];
+    int count;
 };
 
-static int patch_fortran(struct dl_phdr_info *info, size_t size, void *data)
+/* Collects the loaded objects that are the MPI library's Fortran layer (dlopen is not called
+ * from inside dl_iterate_phdr). */
+static int find_fortran(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct fortran_scan *scan = data;
-    const char *path = info->dlpi_name;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    for (int i = 0; jpmpi_fortran_libraries[i]; i++) {
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    for (int i = 0; jpmpi_fortran_libraries[i] && scan->count < MAX_FORTRAN_OBJECTS; i++) {
         if (strncmp(base, jpmpi_fortran_libraries[i], strlen(jpmpi_fortran_libraries[i])) == 0) {
-            void *h = dlopen(path, RTLD_NOLOAD | RTLD_LAZY);
-            struct link_map *map = NULL;
-            if (h && dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map) {
-                if (jpmpi_patch_object(map, fortran_target, &entries.fort_pos, scan->err, sizeof scan->err) < 0) {
-                    return 1;
-                }
-                scan->patched_objects++;
-            }
-            if (h) {
-                dlclose(h);
-            }
+            snprintf(scan->paths[scan->count++], sizeof scan->paths[0], "%s", info->dlpi_name);
         }
     }
     return 0;
+}
+
+static void link_fortran(void)
+{
+    struct fortran_scan scan = {.count = 0};
+    dl_iterate_phdr(find_fortran, &scan);
+    for (int i = 0; i < scan.count; i++) {
+        void *h = dlopen(scan.paths[i], RTLD_NOLOAD | RTLD_LAZY);
+        struct link_map *map = NULL;
+        char err[512];
+        if (h && dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map
+            && jpmpi_patch_object(map, fortran_target, &entries.fort_pos, err, sizeof err) < 0) {
+            fail(NULL, "cannot route the Fortran layer %s: %s", scan.paths[i], err);
+        }
+        if (h) {
+            dlclose(h);
+        }
+    }
 }
 
 static void link_chain(void)
@@ -257,10 +268,7 @@ static void link_chain(void)
             fail(&entries.items[k], "cannot link it into the chain: %s", err);
         }
     }
-    struct fortran_scan scan = {0, ""};
-    if (dl_iterate_phdr(patch_fortran, &scan) != 0) {
-        fail(NULL, "cannot route the Fortran layer: %s", scan.err);
-    }
+    link_fortran();
 }
 
 /* ---- loading levels ---- */
