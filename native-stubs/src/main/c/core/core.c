@@ -99,9 +99,28 @@ static const char *rank_text(void)
     return NULL;
 }
 
+static void fail_line(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void fail(const struct jpmpi_item *item, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 
-/* One line naming the entry and the reason, then stop before the program runs. */
+/* One line on stderr, then stop before the program runs. */
+static void fail_line(const char *fmt, ...)
+{
+    char text[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    const char *rank = rank_text();
+    char where[64] = "";
+    if (rank) {
+        snprintf(where, sizeof where, " (rank %s)", rank);
+    }
+    fprintf(stderr, "jpmpi%s: %s\n", where, text);
+    fflush(stderr);
+    _exit(JPMPI_EXIT_BAD_ENTRY);
+}
+
+/* "JPMPI_TOOLS_ENTRY item 2 'libx.so': reason" (without an item: "JPMPI_TOOLS_ENTRY: reason"). */
 static void fail(const struct jpmpi_item *item, const char *fmt, ...)
 {
     char reason[1024];
@@ -109,18 +128,10 @@ static void fail(const struct jpmpi_item *item, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    const char *rank = rank_text();
-    char where[64] = "";
-    if (rank) {
-        snprintf(where, sizeof where, " (rank %s)", rank);
-    }
     if (item) {
-        fprintf(stderr, "jpmpi%s: %s item %d '%s': %s\n", where, entry_source, item->position, item->text, reason);
-    } else {
-        fprintf(stderr, "jpmpi%s: %s: %s\n", where, entry_source, reason);
+        fail_line("%s item %d '%s': %s", entry_source, item->position, item->text, reason);
     }
-    fflush(stderr);
-    _exit(JPMPI_EXIT_BAD_ENTRY);
+    fail_line("%s: %s", entry_source, reason);
 }
 
 void jpmpi_core_missing(int slot)
@@ -163,6 +174,12 @@ JPMPI_EXPORT int PMPI_Pcontrol(const int level, ...)
     return deliver_pcontrol(1, level);
 }
 
+/* The Fortran layer's Pcontrol enters at the `fort` position, like its other calls. */
+static int pcontrol_from_fortran(const int level, ...)
+{
+    return deliver_pcontrol(entries.fort_pos, level);
+}
+
 /* Every level from `from` down that defines MPI_Pcontrol, in order, then the library. */
 static int deliver_pcontrol(int from, int level)
 {
@@ -201,7 +218,7 @@ static jpmpi_fn fortran_target(const char *name, void *ctx)
         return NULL;
     }
     if (slot == JPMPI_SLOT_MPI_Pcontrol) {
-        return (jpmpi_fn)MPI_Pcontrol;
+        return (jpmpi_fn)pcontrol_from_fortran;
     }
     return resolve(pos, slot);
 }
@@ -373,7 +390,7 @@ static void boot(void)
     }
     char err[512];
     if (jpmpi_entry_parse(text, &entries, err, sizeof err) != 0) {
-        fail(NULL, "%s", err);
+        fail_line("%s %s", entry_source, err); /* err starts with "item N ..." */
     }
     for (int k = 0; k < entries.count; k++) {
         const struct jpmpi_item *item = &entries.items[k];
