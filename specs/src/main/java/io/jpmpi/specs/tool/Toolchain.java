@@ -82,16 +82,17 @@ public record Toolchain(String id, String name, String cc, String showFlag, Stri
         if (!onPath(fc)) {
             return List.of();
         }
-        List<String> words = new ArrayList<>(List.of(run(List.of(fc, showFlag)).trim().split("\\s+")));
+        List<String> fortranWords = List.of(run(List.of(fc, showFlag)).trim().split("\\s+"));
+        List<String> words = new ArrayList<>(fortranWords);
         words.addAll(List.of(run(List.of(cc, showFlag)).trim().split("\\s+")));
         Set<Path> dirs = new LinkedHashSet<>();
-        List<String> libs = new ArrayList<>();
         for (String w : words) {
             if (w.startsWith("-L") && w.length() > 2) {
                 dirs.add(Path.of(w.substring(2)));
             }
         }
-        for (String w : run(List.of(fc, showFlag)).trim().split("\\s+")) {
+        List<String> libs = new ArrayList<>();
+        for (String w : fortranWords) {
             if (w.startsWith("-l") && w.length() > 2) {
                 libs.add(w.substring(2));
             }
