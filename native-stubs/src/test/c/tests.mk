@@ -58,13 +58,13 @@ $(TESTOUT)/$(1)/pingpong_cxx: $(TSRC)/programs/pingpong_cxx.cpp
 	$(MPICXX_$(1)) $(TEST_CXXFLAGS) -o $$@ $$<
 
 # Fortran: compiled in the output directory so no stray .mod files land in the source tree.
-$(TESTOUT)/$(1)/pingpong_mpif: $(TSRC)/programs/pingpong_mpif.f90
+$(TESTOUT)/$(1)/pingpong_mpif: $(TSRC)/programs/pingpong.F90
 	@mkdir -p $$(@D)
 	$(MPIFC_$(1)) $(TEST_FFLAGS) -J$$(@D) -o $$@ $$<
 
-$(TESTOUT)/$(1)/pingpong_usempi: $(TSRC)/programs/pingpong_usempi.f90
+$(TESTOUT)/$(1)/pingpong_usempi: $(TSRC)/programs/pingpong.F90
 	@mkdir -p $$(@D)
-	$(MPIFC_$(1)) $(TEST_FFLAGS) -J$$(@D) -o $$@ $$<
+	$(MPIFC_$(1)) $(TEST_FFLAGS) -DUSE_MPI_MODULE -J$$(@D) -o $$@ $$<
 
 # Linked against the do-nothing stub, before libmpi (the compiler wrapper appends -lmpi last);
 # the rpath finds the stub, LD_LIBRARY_PATH can put a real dispatcher first.

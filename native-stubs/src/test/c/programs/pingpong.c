@@ -6,8 +6,8 @@
  * Per rank, the wrapped calls it makes are exactly: MPI_Init 1, MPI_Comm_rank 1, MPI_Pcontrol(2)
  * 1, MPI_Send K and MPI_Recv K on ranks 0 and 1 (0 elsewhere), MPI_Barrier 1, MPI_Allreduce 1,
  * MPI_Finalize 1. Every rank prints "pingpong: start" before MPI_Init; rank 0 prints one result
- * line that depends only on K and the number of ranks. pingpong_cxx.cpp, pingpong_mpif.f90 and
- * pingpong_usempi.f90 make the same calls and print the same lines.
+ * line that depends only on K and the number of ranks. pingpong_cxx.cpp and pingpong.F90 (built
+ * as pingpong_mpif and pingpong_usempi) make the same calls and print the same lines.
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -1,8 +1,14 @@
-! pingpong_usempi.f90 - pingpong.c in Fortran with use mpi: the same MPI calls in the same
-! order, the same output lines. Usage: pingpong_usempi [K] (default 3).
-program pingpong_usempi
+! pingpong.F90 - pingpong.c in Fortran: the same MPI calls in the same order, the same output
+! lines. Built twice: with include 'mpif.h' (pingpong_mpif) and, with -DUSE_MPI_MODULE, with
+! use mpi (pingpong_usempi). Usage: pingpong_mpif|pingpong_usempi [K] (default 3).
+program pingpong
+#ifdef USE_MPI_MODULE
   use mpi
+#endif
   implicit none
+#ifndef USE_MPI_MODULE
+  include 'mpif.h'
+#endif
   integer :: ierr, rank, nranks, k, i, val, echo_sum, mine, total
   integer :: status(MPI_STATUS_SIZE)
   character(len=32) :: arg
@@ -43,4 +49,4 @@ program pingpong_usempi
     flush (6)
   end if
   call MPI_FINALIZE(ierr)
-end program pingpong_usempi
+end program pingpong
