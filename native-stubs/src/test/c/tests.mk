@@ -24,7 +24,7 @@ tests: libs $(foreach i,$(IMPLS),$(addprefix $(TESTOUT)/$(i)/,$(TEST_TOOLS) $(TE
 
 # $(1) = impl, $(2) = log tool name
 define TEST_LOGTOOL
-$(TESTOUT)/$(1)/liblog$(2).so: $(TSRC)/tools/logtool.c
+$(TESTOUT)/$(1)/liblog$(2).so: $(TSRC)/tools/logtool.c $(TSRC)/tools/testlog.h
 	@mkdir -p $$(@D)
 	$(MPICC_$(1)) $(TEST_CFLAGS) -DTOOL_NAME='"$(2)"' -shared -o $$@ $$<
 endef
@@ -33,7 +33,7 @@ endef
 define TEST_BUILD
 $(foreach n,$(TEST_LOG_NAMES),$(call TEST_LOGTOOL,$(1),$(n))
 )
-$(TESTOUT)/$(1)/libself.so: $(TSRC)/tools/selftool.c
+$(TESTOUT)/$(1)/libself.so: $(TSRC)/tools/selftool.c $(TSRC)/tools/testlog.h
 	@mkdir -p $$(@D)
 	$(MPICC_$(1)) $(TEST_CFLAGS) -shared -o $$@ $$<
 

@@ -9,12 +9,9 @@
  * Without JPMPI_TEST_LOG the wrappers only pass the call on.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "testlog.h"
 
 #ifndef TOOL_NAME
 #error "build with -DTOOL_NAME='\"name\"'"
@@ -22,24 +19,9 @@
 
 static void log_line(const char *what, const char *function)
 {
-    const char *dir = getenv("JPMPI_TEST_LOG");
-    if (dir == NULL || *dir == '\0') {
-        return;
-    }
-    int rank = -1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    char path[4096], line[256];
-    snprintf(path, sizeof path, "%s/rank%d.log", dir, rank);
-    int n = snprintf(line, sizeof line, "%s %s %s\n", TOOL_NAME, what, function);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        perror(path);
-        return;
-    }
-    if (write(fd, line, (size_t)n) != n) {
-        perror(path);
-    }
-    close(fd);
+    char line[256];
+    snprintf(line, sizeof line, "%s %s %s\n", TOOL_NAME, what, function);
+    testlog_write(line);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)

@@ -7,33 +7,15 @@
  * rank with PMPI_Comm_rank, which logs nothing. Same log file as logtool.c.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "testlog.h"
 
 static void log_line(const char *text)
 {
-    const char *dir = getenv("JPMPI_TEST_LOG");
-    if (dir == NULL || *dir == '\0') {
-        return;
-    }
-    int rank = -1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    char path[4096], line[256];
-    snprintf(path, sizeof path, "%s/rank%d.log", dir, rank);
-    int n = snprintf(line, sizeof line, "self %s\n", text);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        perror(path);
-        return;
-    }
-    if (write(fd, line, (size_t)n) != n) {
-        perror(path);
-    }
-    close(fd);
+    char line[256];
+    snprintf(line, sizeof line, "self %s\n", text);
+    testlog_write(line);
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
