@@ -11,6 +11,12 @@
  *     X, its PMPI_X to the first level >= k + 1; the MPI library is the bottom and defines all;
  *   - the MPI library's Fortran layer enters at the level the `fort` item names (default: top).
  * MPI_Pcontrol is delivered by the core to every level that defines it, then to the library.
+ *
+ * With a Java level (a .jar item) in the list, nothing is loaded at load time: the tables keep
+ * their boot stubs, and the first MPI call of the process loads the C levels, starts the JVM
+ * (java.c), lets the Java runtime install an upcall stub for each function its interceptors
+ * override (through the bridge), links the chain, and only then goes on. The Java runtime may
+ * relink later, to switch a faulty level off.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,6 +32,7 @@
 
 struct level {
     const char *entry;          /* the entry-list item */
+    int java;                   /* a Java level: fn[] filled by the Java runtime */
     void *handle;
     struct link_map *map;
     jpmpi_fn fn[JPMPI_NSLOTS];  /* its own definitions; NULL where it defines none */
@@ -38,6 +45,9 @@ static jpmpi_fn bottom[JPMPI_NSLOTS];
 static struct jpmpi_entry_list entries;
 static const char *entry_source = "JPMPI_TOOLS_ENTRY";
 static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
+static int early_state;  /* 0: not yet, 1: MPI present and entry list parsed, -1: inert */
+static int has_java;
 
 /* ---- names → slots ---- */
 
@@ -281,6 +291,9 @@ static void link_chain(void)
     for (int k = 0; k < nlevels; k++) {
         char err[512];
         int depth = k;
+        if (levels[k].java) {
+            continue; /* its downcalls read jpmpi_resolve's answers, refreshed by the Java runtime */
+        }
         if (jpmpi_patch_object(levels[k].map, level_target, &depth, err, sizeof err) < 0) {
             fail(&entries.items[k], "cannot link it into the chain: %s", err);
         }
@@ -340,6 +353,97 @@ static void load_c_level(const struct jpmpi_item *item, struct level *lv)
     }
 }
 
+/* ---- the bridge to the Java runtime ---- */
+
+static void say_line(const char *line)
+{
+    const char *rank = rank_text();
+    if (rank) {
+        fprintf(stderr, "jpmpi (rank %s): %s\n", rank, line);
+    } else {
+        fprintf(stderr, "jpmpi: %s\n", line);
+    }
+    fflush(stderr);
+}
+
+static jpmpi_fn bridge_resolve(int depth, int slot)
+{
+    return slot >= 0 && slot < JPMPI_NSLOTS ? resolve(depth, slot) : NULL;
+}
+
+static int bridge_install(int level, int slot, jpmpi_fn fn)
+{
+    if (level < 0 || level >= nlevels || !levels[level].java || slot < 0 || slot >= JPMPI_NSLOTS) {
+        return -1;
+    }
+    pthread_mutex_lock(&link_lock);
+    levels[level].defined += (fn != NULL) - (levels[level].fn[slot] != NULL);
+    levels[level].fn[slot] = fn;
+    pthread_mutex_unlock(&link_lock);
+    return 0;
+}
+
+static void bridge_relink(void)
+{
+    pthread_mutex_lock(&link_lock);
+    link_chain();
+    pthread_mutex_unlock(&link_lock);
+}
+
+static struct jpmpi_bridge bridge;
+
+static void start_java(void)
+{
+    struct jpmpi_java_level jars[JPMPI_MAX_LEVELS];
+    int njars = 0;
+    for (int k = 0; k < nlevels; k++) {
+        if (levels[k].java) {
+            jars[njars].level = k;
+            jars[njars].jar = levels[k].entry;
+            njars++;
+        }
+    }
+    /* The ABI tables sit beside this library, in a library of their own that links libmpi. */
+    Dl_info self;
+    char path[4096];
+    if (!dladdr((void *)start_java, &self) || self.dli_fname == NULL) {
+        fail(NULL, "cannot find where libmpiprofilesupport.so was loaded from");
+    }
+    snprintf(path, sizeof path, "%s", self.dli_fname);
+    char *slash = strrchr(path, '/');
+    snprintf(slash ? slash + 1 : path, sizeof path - (size_t)(slash ? slash + 1 - path : 0), "%s", JPMPI_ABI_LIBRARY);
+    void *abi = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (abi == NULL) {
+        fail(NULL, "cannot load %s, which Java levels need: %s", path, dlerror());
+    }
+    void (*load)(void) = (void (*)(void))dlsym(abi, "jpmpi_abi_load");
+    const int *ntypes = dlsym(abi, "jpmpi_abi_ntypes"), *nconstants = dlsym(abi, "jpmpi_abi_nconstants");
+    const void *types = dlsym(abi, "jpmpi_abi_types"), *constants = dlsym(abi, "jpmpi_abi_constants");
+    const void *status = dlsym(abi, "jpmpi_abi_status");
+    if (!load || !ntypes || !nconstants || !types || !constants || !status) {
+        fail(NULL, "%s lacks the jpmpi_abi_* tables", path);
+    }
+    load();
+    bridge = (struct jpmpi_bridge){
+        .version = JPMPI_BRIDGE_VERSION, .nslots = JPMPI_NSLOTS, .slot_names = jpmpi_slot_names,
+        .impl_id = jpmpi_impl_id, .impl_version = jpmpi_impl_version, .resolve = bridge_resolve,
+        .install = bridge_install, .relink = bridge_relink, .types = types, .ntypes = *ntypes,
+        .constants = constants, .nconstants = *nconstants, .status = status,
+        .message = say_line, .nlevels = nlevels};
+    char err[1024];
+    int culprit = -1;
+    if (jpmpi_java_start(&bridge, jars, njars, &culprit, err, sizeof err) != 0) {
+        fail(culprit >= 0 ? &entries.items[culprit] : NULL, "%s", err);
+    }
+}
+
+static void check_jar(const struct jpmpi_item *item)
+{
+    if (access(item->text, R_OK) != 0) {
+        fail(item, "no such file");
+    }
+}
+
 static void print_levels(void)
 {
     const char *rank = rank_text();
@@ -355,8 +459,8 @@ static void print_levels(void)
         if (k == nlevels) {
             break;
         }
-        fprintf(stderr, "jpmpi:   %d  %s  defines %d function%s\n", k, levels[k].entry, levels[k].defined,
-                levels[k].defined == 1 ? "" : "s");
+        fprintf(stderr, "jpmpi:   %d  %s  %sdefines %d function%s\n", k, levels[k].entry,
+                levels[k].java ? "(Java) " : "", levels[k].defined, levels[k].defined == 1 ? "" : "s");
         if (entries.verbose > 1) {
             for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
                 if (levels[k].fn[slot]) {
@@ -369,8 +473,13 @@ static void print_levels(void)
     fflush(stderr);
 }
 
-static void boot(void)
+/* At load time: is MPI here, what does the entry list say. */
+static void early(void)
 {
+    if (early_state != 0) {
+        return;
+    }
+    early_state = -1;
     names_init();
     char sym[128];
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
@@ -393,13 +502,32 @@ static void boot(void)
         fail_line("%s %s", entry_source, err); /* err starts with "item N ..." */
     }
     for (int k = 0; k < entries.count; k++) {
-        const struct jpmpi_item *item = &entries.items[k];
-        if (item->kind == JPMPI_ITEM_JAR) {
-            fail(item, "Java levels (.jar) are not supported by this build yet");
+        if (entries.items[k].kind == JPMPI_ITEM_JAR) {
+            check_jar(&entries.items[k]);
+            has_java = 1;
         }
+    }
+    early_state = 1;
+}
+
+static void boot(void)
+{
+    early();
+    if (early_state < 0) {
+        return;
+    }
+    for (int k = 0; k < entries.count; k++) {
+        const struct jpmpi_item *item = &entries.items[k];
         levels[k].entry = item->text;
-        load_c_level(item, &levels[k]);
+        if (item->kind == JPMPI_ITEM_JAR) {
+            levels[k].java = 1;
+        } else {
+            load_c_level(item, &levels[k]);
+        }
         nlevels = k + 1;
+    }
+    if (has_java) {
+        start_java(); /* the Java runtime installs its stubs, then relinks */
     }
     link_chain();
     print_levels();
@@ -410,9 +538,42 @@ void jpmpi_core_boot(void)
     pthread_once(&boot_once, boot);
 }
 
-__attribute__((constructor)) static void jpmpi_core_constructor(void)
+/* Is `ra` inside the MPI library's Fortran layer? */
+static int from_fortran(void *ra)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (ra == NULL || !dladdr1(ra, &info, (void **)&map, RTLD_DL_LINKMAP) || map == NULL || map->l_name == NULL) {
+        return 0;
+    }
+    const char *base = strrchr(map->l_name, '/');
+    base = base ? base + 1 : map->l_name;
+    for (int i = 0; jpmpi_fortran_libraries[i]; i++) {
+        if (strncmp(base, jpmpi_fortran_libraries[i], strlen(jpmpi_fortran_libraries[i])) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+jpmpi_fn jpmpi_core_first(int slot, int pmpi, void *ra)
 {
     jpmpi_core_boot();
+    int depth = from_fortran(ra) ? entries.fort_pos : pmpi;
+    jpmpi_fn target = resolve(depth, slot);
+    if (target == NULL) {
+        jpmpi_core_missing(slot);
+    }
+    return target;
+}
+
+/* Without Java levels everything is set up before main; with them, at the first MPI call. */
+__attribute__((constructor)) static void jpmpi_core_constructor(void)
+{
+    early();
+    if (early_state > 0 && !has_java) {
+        jpmpi_core_boot();
+    }
 }
 
 /* ---- public interface (jpmpi.h) ---- */

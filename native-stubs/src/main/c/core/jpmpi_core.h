@@ -3,6 +3,7 @@
 #define JPMPI_CORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "jpmpi.h"
 #include "jpmpi_slots.h"
 
@@ -19,10 +20,66 @@ extern const char jpmpi_impl_name[];
 extern const char jpmpi_impl_version[];
 extern const char *const jpmpi_fortran_libraries[];
 
-/* Runs the core once (entry list, levels, tables); the boot stubs call it. */
+/* Runs the core once (entry list, levels, tables). */
 void jpmpi_core_boot(void);
+/* The boot stubs: boots the core, then returns where slot's call goes, from the caller at `ra`
+ * (the application, or the MPI library's Fortran layer) via MPI_X (pmpi = 0) or PMPI_X. */
+jpmpi_fn jpmpi_core_first(int slot, int pmpi, void *ra);
 /* A slot whose MPI library lacks the function was called: report and abort. */
 void jpmpi_core_missing(int slot) __attribute__((noreturn));
+
+/* ---- jpmpi_abi.c (generated, in libmpiprofilesupport-abi.so): the ABI facts the Java side reads ---- */
+struct jpmpi_abi_type {
+    const char *name;
+    int64_t size;
+    int64_t pointer;   /* 1: a pointer, 0: an integer */
+};
+struct jpmpi_abi_constant {
+    const char *name;
+    int64_t value;
+    int64_t present;   /* 0: this MPI does not define it */
+};
+struct jpmpi_abi_status {
+    int64_t size, source, tag, error;
+};
+/* Its exports, found with dlsym: jpmpi_abi_types, jpmpi_abi_ntypes, jpmpi_abi_constants,
+ * jpmpi_abi_nconstants, jpmpi_abi_status, and jpmpi_abi_load() which fills jpmpi_abi_constants. */
+#define JPMPI_ABI_LIBRARY "libmpiprofilesupport-abi.so"
+
+/*
+ * ---- java.c: the embedded JVM ----
+ * The bridge is all the Java runtime (io.jpmpi.layering.runtime.Bridge) gets from C: its address
+ * is passed once, as a long, and Java reads the fields at these fixed offsets (every field is 8
+ * bytes; keep the two in step, BRIDGE_VERSION says which layout this is).
+ */
+#define JPMPI_BRIDGE_VERSION 1
+struct jpmpi_bridge {
+    int64_t version;                                  /*   0 */
+    int64_t nslots;                                   /*   8 */
+    const char *const *slot_names;                    /*  16 */
+    const char *impl_id;                              /*  24 */
+    const char *impl_version;                         /*  32 */
+    jpmpi_fn (*resolve)(int depth, int slot);         /*  40: the first level >= depth defining slot */
+    int (*install)(int level, int slot, jpmpi_fn fn); /*  48: a Java level's definition (NULL: none) */
+    void (*relink)(void);                             /*  56: re-point every table and GOT */
+    const struct jpmpi_abi_type *types;               /*  64 */
+    int64_t ntypes;                                   /*  72 */
+    const struct jpmpi_abi_constant *constants;       /*  80 */
+    int64_t nconstants;                               /*  88 */
+    const struct jpmpi_abi_status *status;            /*  96 */
+    void (*message)(const char *line);                /* 104: one line on stderr, "jpmpi (rank r): " first */
+    int64_t nlevels;                                  /* 112 */
+};
+
+struct jpmpi_java_level {
+    int level;          /* index in the level table */
+    const char *jar;    /* the entry-list item */
+};
+
+/* Starts the JVM and loads the jars as levels; 0, or -1 with the failing level (or -1 for none)
+ * in *culprit and a one-line reason in err. */
+int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
+                     int *culprit, char *err, size_t errlen);
 
 /* ---- entry.c: the entry list ---- */
 enum jpmpi_item_kind { JPMPI_ITEM_C, JPMPI_ITEM_JAR };

@@ -2,6 +2,7 @@ package io.jpmpi.bindings.c;
 
 import io.jpmpi.specs.CTypes;
 import io.jpmpi.specs.Implementation;
+import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
 import io.jpmpi.specs.Parameter;
@@ -24,11 +25,15 @@ public final class DispatcherEmitter {
     /** The one varargs function; the core delivers it to every level itself. */
     static final String PCONTROL = "MPI_Pcontrol";
 
+    private final MpiSpec spec;
+    private final MpiConstants constants;
     private final String impl;
     private final Implementation implementation;
     private final List<MpiFunction> functions;
 
-    public DispatcherEmitter(MpiSpec spec, String impl) {
+    public DispatcherEmitter(MpiSpec spec, MpiConstants constants, String impl) {
+        this.spec = spec;
+        this.constants = constants;
         this.impl = impl;
         this.implementation = spec.implementations().get(impl);
         if (implementation == null) {
@@ -48,6 +53,7 @@ public final class DispatcherEmitter {
         Map<String, String> files = new LinkedHashMap<>();
         files.put("jpmpi_slots.h", slotsHeader());
         files.put("jpmpi_dispatch.c", dispatchSource());
+        files.put("jpmpi_abi.c", new AbiEmitter(spec, constants, impl).emit());
         return files;
     }
 
@@ -141,13 +147,17 @@ public final class DispatcherEmitter {
                 + "])(" + arguments(f) + ");\n}\n";
     }
 
-    /** Runs the core, then the call; a slot still pointing here has no definition anywhere. */
+    /**
+     * The first call of the process (or a call of a function the MPI library lacks): the core
+     * boots, then says where this call goes. The exports jump here, so the return address is
+     * still the caller's, which tells the core whether the call came from the Fortran layer.
+     */
     private String boot(MpiFunction f, int slot, String name, String table) {
         String self = "jpmpi_boot_" + name;
-        return "static " + signature(f, self, true) + "\n{\n    jpmpi_core_boot();\n"
-                + "    if (" + table + "[" + slot + "] == (jpmpi_fn)" + self + ") {\n"
-                + "        jpmpi_core_missing(" + slot + ");\n    }\n"
-                + "    return ((" + fnType(f) + ")" + table + "[" + slot + "])(" + arguments(f) + ");\n}\n";
+        int pmpi = table.equals("jpmpi_pentry") ? 1 : 0;
+        return "__attribute__((noinline)) static " + signature(f, self, true) + "\n{\n"
+                + "    jpmpi_fn target = jpmpi_core_first(" + slot + ", " + pmpi + ", __builtin_return_address(0));\n"
+                + "    return ((" + fnType(f) + ")target)(" + arguments(f) + ");\n}\n";
     }
 
     private static String fnType(MpiFunction f) {

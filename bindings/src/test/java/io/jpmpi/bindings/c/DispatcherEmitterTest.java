@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.specs.MpiFunction;
+import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiSpec;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ class DispatcherEmitterTest {
     @Test
     void slotNIsTheNthFunctionOfTheSpec() {
         for (String impl : SPEC.implementations().keySet()) {
-            DispatcherEmitter e = new DispatcherEmitter(SPEC, impl);
+            DispatcherEmitter e = new DispatcherEmitter(SPEC, MpiConstants.load(), impl);
             String header = e.emit().get("jpmpi_slots.h");
             List<String> expected = SPEC.functionsOf(impl).stream().map(MpiFunction::name).toList();
             assertEquals(expected, e.slotNames());
@@ -35,7 +36,7 @@ class DispatcherEmitterTest {
 
     @Test
     void eachExportIsOneIndirectTailCall() {
-        DispatcherEmitter e = new DispatcherEmitter(SPEC, "openmpi");
+        DispatcherEmitter e = new DispatcherEmitter(SPEC, MpiConstants.load(), "openmpi");
         int slot = e.slotNames().indexOf("MPI_Send");
         String c = e.emit().get("jpmpi_dispatch.c");
         assertTrue(c.startsWith(DispatcherEmitter.HEADER));
@@ -61,8 +62,8 @@ class DispatcherEmitterTest {
     @Test
     void generationIsDeterministic() {
         for (String impl : SPEC.implementations().keySet()) {
-            Map<String, String> a = new DispatcherEmitter(SPEC, impl).emit();
-            Map<String, String> b = new DispatcherEmitter(MpiSpec.load(), impl).emit();
+            Map<String, String> a = new DispatcherEmitter(SPEC, MpiConstants.load(), impl).emit();
+            Map<String, String> b = new DispatcherEmitter(MpiSpec.load(), MpiConstants.load(), impl).emit();
             assertEquals(a, b, impl);
         }
     }
@@ -70,7 +71,7 @@ class DispatcherEmitterTest {
     @Test
     void unknownImplementationIsAClearError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new DispatcherEmitter(SPEC, "lam"));
+                () -> new DispatcherEmitter(SPEC, MpiConstants.load(), "lam"));
         assertTrue(e.getMessage().contains("lam"));
     }
 }

@@ -1,0 +1,80 @@
+package io.jpmpi.layering;
+
+import io.jpmpi.layering.generated.InterceptorMethods;
+import io.jpmpi.layering.generated.Mpi;
+import io.jpmpi.layering.runtime.Internal;
+
+/**
+ * A Java interceptor: one level of the PMPI chain of an unmodified MPI program.
+ *
+ * <p>Override the MPI functions you want to see, with the C name and one Java parameter per C
+ * parameter (handles and pointers are {@code long}, see {@link Memory}); call {@link #pmpi()} to
+ * pass the call on to the next level (the C {@code PMPI_X}), and return what it returns. Functions
+ * you do not override cost nothing: jpmpi installs an upcall only for overridden methods.
+ *
+ * <pre>{@code
+ * public final class SendCounter extends Interceptor {
+ *     private final LongAdder sends = new LongAdder();
+ *
+ *     @Override
+ *     public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+ *         sends.increment();
+ *         return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Rules: a public no-argument constructor, and the class listed in the jar's
+ * {@code META-INF/services/io.jpmpi.layering.Interceptor} (one class per line; several
+ * interceptors in one jar stack in that order). Methods may be called from any thread the
+ * application calls MPI from. Anything thrown out of an override is contained: the level is
+ * switched off with one line on stderr and the call still completes. {@code System.out} is
+ * stderr inside the JVM: the application owns stdout.
+ */
+public abstract class Interceptor extends InterceptorMethods {
+    static {
+        Internal.setAttacher((interceptor, level, pmpi, mpi) -> {
+            interceptor.level = level;
+            interceptor.pmpi = pmpi;
+            interceptor.mpi = mpi;
+        });
+    }
+
+    private Level level;
+    private Mpi pmpi;
+    private Mpi mpi;
+
+    protected Interceptor() {
+    }
+
+    /** The next level: {@code pmpi().MPI_Send(...)} is the C {@code PMPI_Send(...)} of a tool. */
+    @Override
+    protected final Mpi pmpi() {
+        return pmpi;
+    }
+
+    /** This level (the top of this jar): {@code mpi().MPI_Send(...)} comes back through this interceptor. */
+    protected final Mpi mpi() {
+        return mpi;
+    }
+
+    /** Where this interceptor sits, and helpers that query MPI below it. */
+    public final Level level() {
+        return level;
+    }
+
+    /** Called after the application's MPI_Init or MPI_Init_thread succeeded. */
+    public void afterInit() {
+    }
+
+    /**
+     * Called when the application calls MPI_Finalize, before it goes on: MPI still works, so a tool
+     * can duplicate MPI_COMM_WORLD and run its own collectives on the duplicate.
+     */
+    public void beforeFinalize() {
+    }
+
+    /** {@code MPI_Pcontrol(level)}: 0 stop recording, 1 record (the default), 2 flush; others are yours. */
+    public void pcontrol(int level) {
+    }
+}

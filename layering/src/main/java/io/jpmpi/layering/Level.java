@@ -1,0 +1,111 @@
+package io.jpmpi.layering;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.Mpi;
+import io.jpmpi.layering.runtime.CallMarks;
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+
+/**
+ * The level an interceptor belongs to, and small helpers that ask MPI below it (so they never
+ * come back through the interceptor, and never allocate): type sizes, ranks, sizes, counts.
+ */
+public final class Level {
+    private final int index;
+    private final String entry;
+    private final String implementation;
+    private final Mpi below;
+    private final Consumer<String> message;
+
+    /** Made by the runtime. */
+    public Level(int index, String entry, String implementation, Mpi below, Consumer<String> message) {
+        this.index = index;
+        this.entry = entry;
+        this.implementation = implementation;
+        this.below = below;
+        this.message = message;
+    }
+
+    /** Position in the chain, 0 = top. */
+    public int index() {
+        return index;
+    }
+
+    /** The entry-list item (the jar's path). */
+    public String entry() {
+        return entry;
+    }
+
+    /** The MPI library, e.g. "openmpi 4.1.4" or "mpich 4.0.2". */
+    public String implementation() {
+        return implementation;
+    }
+
+    /** Prints one line on stderr, after "jpmpi (rank r): level k 'entry': ". */
+    public void message(String line) {
+        message.accept("level " + index + " '" + entry + "': " + line);
+    }
+
+    /** MPI_Type_size of a datatype handle. */
+    public int typeSize(long datatype) {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Type_size(datatype, out.address()), "MPI_Type_size");
+        return out.get(JAVA_INT, 0);
+    }
+
+    /** MPI_Comm_rank. */
+    public int commRank(long comm) {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Comm_rank(comm, out.address()), "MPI_Comm_rank");
+        return out.get(JAVA_INT, 0);
+    }
+
+    /** MPI_Comm_size. */
+    public int commSize(long comm) {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Comm_size(comm, out.address()), "MPI_Comm_size");
+        return out.get(JAVA_INT, 0);
+    }
+
+    /** The rank in MPI_COMM_WORLD. */
+    public int worldRank() {
+        return commRank(Constants.MPI_COMM_WORLD);
+    }
+
+    /** MPI_Get_count of a status (an address, see {@link Status}) for a datatype. */
+    public int count(long status, long datatype) {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Get_count(status, datatype, out.address()), "MPI_Get_count");
+        return out.get(JAVA_INT, 0);
+    }
+
+    /** MPI_Initialized. */
+    public boolean initialized() {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Initialized(out.address()), "MPI_Initialized");
+        return out.get(JAVA_INT, 0) != 0;
+    }
+
+    /** MPI_Wtime, below this level. */
+    public double wtime() {
+        return below.MPI_Wtime();
+    }
+
+    /** The next level, for calls a helper here does not cover. */
+    public Mpi below() {
+        return below;
+    }
+
+    static void check(int rc, String what) {
+        if (rc != 0) {
+            throw new IllegalStateException(what + " returned MPI error " + rc);
+        }
+    }
+
+    static long scratchLong() {
+        return CallMarks.state().scratch.get(JAVA_LONG, 0);
+    }
+}

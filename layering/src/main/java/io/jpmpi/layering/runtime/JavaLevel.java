@@ -1,0 +1,284 @@
+package io.jpmpi.layering.runtime;
+
+import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.Level;
+import io.jpmpi.layering.generated.InterceptorMethods;
+import io.jpmpi.layering.generated.Mpi;
+import io.jpmpi.layering.generated.MpiFunctions;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * One jar of the entry list: its class loader, its interceptors (found with ServiceLoader:
+ * META-INF/services/io.jpmpi.layering.Interceptor), an upcall stub for each function an
+ * interceptor overrides - and none for the others - and where each interceptor's calls go.
+ * Several interceptors in one jar stack inside the level, in the order the services file lists
+ * them: interceptor i's next level, for a function, is the next interceptor of the jar that
+ * overrides it, else the level below the jar.
+ */
+@SuppressWarnings("restricted") // FFM is what this class is for; the JVM is started with --enable-native-access
+final class JavaLevel {
+    private static final MethodHandle AFTER_INIT;
+    private static final MethodHandle BEFORE_FINALIZE;
+    private static final MethodHandle PCONTROL;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            AFTER_INIT = lookup.findStatic(JavaLevel.class, "afterInit",
+                    MethodType.methodType(int.class, Interceptor.class, int.class));
+            BEFORE_FINALIZE = lookup.findVirtual(Interceptor.class, "beforeFinalize", MethodType.methodType(void.class));
+            PCONTROL = lookup.findVirtual(JavaLevel.class, "pcontrol", MethodType.methodType(int.class, int.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A jar that cannot be a level; the message names the reason. */
+    static final class LevelException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        LevelException(String message) {
+            super(message);
+        }
+    }
+
+    final int index;
+    final String entry;
+    private final LevelTable runtime;
+    private final List<Interceptor> interceptors;
+    private final CallTargets same = new CallTargets(false);
+    private final CallTargets below = new CallTargets(false);
+    private final CallTargets[] next;
+    private final long[][] stubs;
+    private long pcontrolStub;
+    private int stubCount;
+    private volatile boolean off;
+
+    private JavaLevel(LevelTable runtime, int index, String entry, List<Interceptor> interceptors) {
+        this.runtime = runtime;
+        this.index = index;
+        this.entry = entry;
+        this.interceptors = interceptors;
+        this.next = new CallTargets[interceptors.size()];
+        this.stubs = new long[interceptors.size()][MpiFunctions.COUNT];
+        Level level = new Level(index, entry, runtime.bridge.implementation() + " " + runtime.bridge.version(),
+                new Mpi(below), runtime.bridge::message);
+        for (int i = 0; i < interceptors.size(); i++) {
+            next[i] = new CallTargets(true);
+            Internal.attach(interceptors.get(i), level, new Mpi(next[i]), new Mpi(same));
+        }
+    }
+
+    static JavaLevel load(LevelTable runtime, int index, String entry) throws LevelException {
+        Path jar = Path.of(entry);
+        if (!Files.isReadable(jar)) {
+            throw new LevelException("no such file");
+        }
+        LevelClassLoader loader;
+        try {
+            loader = new LevelClassLoader(jar.toUri().toURL(), JavaLevel.class.getClassLoader());
+        } catch (MalformedURLException e) {
+            throw new LevelException("not a usable path: " + e.getMessage());
+        }
+        List<Interceptor> found = new ArrayList<>();
+        try {
+            for (Interceptor i : ServiceLoader.load(Interceptor.class, loader)) {
+                if (i.getClass().getClassLoader() == loader) {
+                    found.add(i);
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new LevelException("an interceptor cannot be loaded: " + oneLine(e.getMessage())
+                    + (cause != e ? " (" + oneLine(cause.toString()) + ")" : ""));
+        } catch (LinkageError e) {
+            throw new LevelException("an interceptor class cannot be loaded: " + oneLine(e.toString()));
+        }
+        if (found.isEmpty()) {
+            throw new LevelException("has no interceptor: a Java level lists its classes (subclasses of "
+                    + Interceptor.class.getName() + ") in META-INF/services/" + Interceptor.class.getName());
+        }
+        return new JavaLevel(runtime, index, entry, found);
+    }
+
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+    }
+
+    /** Makes an upcall stub for every function each interceptor overrides, and tells the dispatcher. */
+    void install() throws LevelException {
+        Linker linker = Linker.nativeLinker();
+        String impl = runtime.bridge.implementation();
+        int init = MpiFunctions.MPI_Init;
+        int initThread = MpiFunctions.MPI_Init_thread;
+        int fin = MpiFunctions.MPI_Finalize;
+        boolean anyPcontrol = false;
+        for (int i = 0; i < interceptors.size(); i++) {
+            Interceptor it = interceptors.get(i);
+            Class<?> c = it.getClass();
+            boolean[] over = overridden(c);
+            boolean afterInit = declares(c, "afterInit") ;
+            boolean beforeFinalize = declares(c, "beforeFinalize");
+            anyPcontrol |= declares(c, "pcontrol", int.class);
+            over[init] |= afterInit;
+            over[initThread] |= afterInit;
+            over[fin] |= beforeFinalize;
+            for (int id = 0; id < MpiFunctions.COUNT; id++) {
+                String shape = MpiFunctions.shape(impl, id);
+                if (!over[id] || shape == null || runtime.slotOf(id) < 0) {
+                    continue;
+                }
+                String name = MpiFunctions.name(id);
+                MethodHandle target;
+                try {
+                    target = MethodHandles.publicLookup().findVirtual(InterceptorMethods.class, name,
+                            Shapes.neutralType(MpiFunctions.neutral(id))).bindTo(it);
+                } catch (ReflectiveOperationException e) {
+                    throw new LevelException("cannot bind " + c.getName() + "." + name + ": " + e);
+                }
+                if ((id == init || id == initThread) && afterInit) {
+                    target = MethodHandles.filterReturnValue(target, AFTER_INIT.bindTo(it));
+                }
+                if (id == fin && beforeFinalize) {
+                    target = MethodHandles.foldArguments(target, BEFORE_FINALIZE.bindTo(it));
+                }
+                FunctionDescriptor fd = Shapes.descriptor(shape);
+                target = MethodHandles.explicitCastArguments(target, fd.toMethodType());
+                target = FaultSite.contain(this, c.getName(), id, target, true);
+                stubs[i][id] = linker.upcallStub(target, fd, Arena.global()).address();
+                stubCount++;
+            }
+        }
+        if (anyPcontrol) {
+            FunctionDescriptor fd = Shapes.descriptor("II");
+            MethodHandle target = FaultSite.contain(this, "pcontrol", MpiFunctions.MPI_Pcontrol, PCONTROL.bindTo(this), false);
+            pcontrolStub = linker.upcallStub(target, fd, Arena.global()).address();
+            stubCount++;
+        }
+        for (int id = 0; id < MpiFunctions.COUNT; id++) {
+            long top = top(id, 0);
+            if (top != 0) {
+                runtime.bridge.install(index, runtime.slotOf(id), top);
+            }
+        }
+        if (pcontrolStub != 0) {
+            runtime.bridge.install(index, runtime.slotOf(MpiFunctions.MPI_Pcontrol), pcontrolStub);
+        }
+    }
+
+    /** The first stub of interceptor {@code from} or later for function {@code id}, or 0. */
+    private long top(int id, int from) {
+        for (int j = from; j < interceptors.size(); j++) {
+            if (stubs[j][id] != 0) {
+                return stubs[j][id];
+            }
+        }
+        return 0;
+    }
+
+    /** Which MPI functions class {@code c} overrides (public methods of the API's names and types). */
+    private static boolean[] overridden(Class<?> c) {
+        boolean[] over = new boolean[MpiFunctions.COUNT];
+        java.util.Map<String, Integer> ids = LevelTable.ids();
+        for (Method m : c.getMethods()) {
+            Integer id = ids.get(m.getName());
+            Class<?> owner = m.getDeclaringClass();
+            if (id == null || owner == InterceptorMethods.class || owner == Interceptor.class || owner == Object.class) {
+                continue;
+            }
+            MethodType t = Shapes.neutralType(MpiFunctions.neutral(id));
+            if (Arrays.equals(m.getParameterTypes(), t.parameterArray()) && m.getReturnType() == t.returnType()) {
+                over[id] = true;
+            }
+        }
+        return over;
+    }
+
+    private static boolean declares(Class<?> c, String method, Class<?>... params) {
+        try {
+            return c.getMethod(method, params).getDeclaringClass() != Interceptor.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /** Points every call position of this level at the chain as it is now. */
+    void refresh() {
+        for (int id = 0; id < MpiFunctions.COUNT; id++) {
+            int slot = runtime.slotOf(id);
+            if (slot < 0) {
+                continue;
+            }
+            long below = runtime.bridge.resolve(index + 1, slot);
+            same.set(id, off ? below : runtime.bridge.resolve(index, slot));
+            this.below.set(id, below);
+            for (int i = 0; i < interceptors.size(); i++) {
+                long inJar = off ? 0 : top(id, i + 1);
+                next[i].set(id, inJar != 0 ? inJar : below);
+            }
+        }
+    }
+
+    /** Where a call of {@code id} goes below this level. */
+    long nextDefinition(int id) {
+        return runtime.bridge.resolve(index + 1, runtime.slotOf(id));
+    }
+
+    /** An interceptor failed: report once, switch the level off. */
+    void fault(String interceptor, String function, Throwable t) {
+        synchronized (this) {
+            if (off) {
+                return;
+            }
+            off = true;
+        }
+        runtime.bridge.message("level " + index + " '" + entry + "': " + interceptor + " failed in " + function + ": "
+                + oneLine(String.valueOf(t)) + "; the call went on to the next level, and this level is switched off"
+                + " for the rest of the run");
+        for (int id = 0; id < MpiFunctions.COUNT; id++) {
+            if (top(id, 0) != 0) {
+                runtime.bridge.install(index, runtime.slotOf(id), 0);
+            }
+        }
+        if (pcontrolStub != 0) {
+            runtime.bridge.install(index, runtime.slotOf(MpiFunctions.MPI_Pcontrol), 0);
+        }
+        runtime.relink();
+    }
+
+    int stubCount() {
+        return stubCount;
+    }
+
+    @SuppressWarnings("unused") // through AFTER_INIT
+    private static int afterInit(Interceptor it, int rc) {
+        if (rc == 0) {
+            it.afterInit();
+        }
+        return rc;
+    }
+
+    @SuppressWarnings("unused") // through PCONTROL
+    private int pcontrol(int level) {
+        for (Interceptor it : interceptors) {
+            if (!off && declares(it.getClass(), "pcontrol", int.class)) {
+                it.pcontrol(level);
+            }
+        }
+        return 0;
+    }
+}

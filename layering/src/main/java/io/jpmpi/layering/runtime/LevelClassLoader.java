@@ -1,0 +1,79 @@
+package io.jpmpi.layering.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.security.CodeSource;
+import java.security.cert.Certificate;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The class loader of one Java level: the jar's classes, parent-first over the jpmpi runtime. As
+ * each class of the jar loads, its calls to System.exit, Runtime.exit and Runtime.halt are
+ * rewritten (ASM) into calls of {@link ExitTrap}, so an interceptor cannot end the rank; calls
+ * made by reflection or from other libraries are not seen (the JVM's exit hook still reports them).
+ */
+final class LevelClassLoader extends URLClassLoader {
+    private static final String TRAP = ExitTrap.class.getName().replace('.', '/');
+
+    static {
+        registerAsParallelCapable();
+    }
+
+    private final URL jar;
+
+    LevelClassLoader(URL jar, ClassLoader parent) {
+        super(new URL[] {jar}, parent);
+        this.jar = jar;
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+        URL url = findResource(name.replace('.', '/') + ".class");
+        if (url == null) {
+            throw new ClassNotFoundException(name);
+        }
+        byte[] bytes;
+        try (InputStream in = url.openStream()) {
+            bytes = rewrite(in.readAllBytes());
+        } catch (IOException | RuntimeException e) {
+            throw new ClassNotFoundException(name + ": " + e, e);
+        }
+        int dot = name.lastIndexOf('.');
+        if (dot > 0 && getDefinedPackage(name.substring(0, dot)) == null) {
+            definePackage(name.substring(0, dot), null, null, null, null, null, null, null);
+        }
+        return defineClass(name, bytes, 0, bytes.length, new CodeSource(jar, (Certificate[]) null));
+    }
+
+    static byte[] rewrite(byte[] bytes) {
+        ClassReader reader = new ClassReader(bytes);
+        ClassWriter writer = new ClassWriter(reader, 0);
+        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
+                return new MethodVisitor(Opcodes.ASM9, super.visitMethod(access, name, desc, signature, exceptions)) {
+                    @Override
+                    public void visitMethodInsn(int op, String owner, String method, String mdesc, boolean itf) {
+                        if (op == Opcodes.INVOKESTATIC && owner.equals("java/lang/System") && method.equals("exit")
+                                && mdesc.equals("(I)V")) {
+                            super.visitMethodInsn(Opcodes.INVOKESTATIC, TRAP, "exit", "(I)V", false);
+                        } else if (op == Opcodes.INVOKEVIRTUAL && owner.equals("java/lang/Runtime")
+                                && (method.equals("exit") || method.equals("halt")) && mdesc.equals("(I)V")) {
+                            String trap = method.equals("exit") ? "runtimeExit" : "runtimeHalt";
+                            super.visitMethodInsn(Opcodes.INVOKESTATIC, TRAP, trap, "(Ljava/lang/Runtime;I)V", false);
+                        } else {
+                            super.visitMethodInsn(op, owner, method, mdesc, itf);
+                        }
+                    }
+                };
+            }
+        }, 0);
+        return writer.toByteArray();
+    }
+}

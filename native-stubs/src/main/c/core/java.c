@@ -1,0 +1,284 @@
+/*
+ * java.c - the one JVM of a process with Java levels, created through the JNI invocation API at
+ * the first MPI call, before that call goes on (so Java levels see MPI_Init).
+ *
+ * Where things come from, in order:
+ *   JDK        JPMPI_JAVA_HOME, then JAVA_HOME; its `release` file must say 22 or later.
+ *   runtime    JPMPI_JAVA_CLASSPATH: the jpmpi Java runtime (jpmpi-layering and its dependencies).
+ *   archive    JPMPI_JAVA_AOT if set (empty: none), else jpmpi-jdk<N>.aot beside the first jar of
+ *              the runtime: an AOT cache (JDK >= 25) or CDS archive the build made for that JDK.
+ *   options    JPMPI_JAVA_OPTIONS, appended (space-separated).
+ * The JVM is told to keep out of the application's way: no signal handlers beyond what it needs
+ * (-Xrs), everything it prints on stderr, no hsperfdata file, a small serial heap.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <jni.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "jpmpi_core.h"
+
+#define JPMPI_MIN_JDK 22
+#define MAX_OPTIONS 64
+
+typedef jint (*create_vm_t)(JavaVM **, void **, void *);
+
+static void (*say)(const char *line);
+
+/* JVM output that would go to stdout goes to stderr instead. */
+static jint vm_vfprintf(FILE *stream, const char *format, va_list args)
+{
+    (void)stream;
+    return vfprintf(stderr, format, args);
+}
+
+static void vm_exit(jint code)
+{
+    char line[200];
+    snprintf(line, sizeof line, "the JVM of the Java levels is ending the process with status %d", (int)code);
+    say(line);
+}
+
+static void vm_abort(void)
+{
+    say("the JVM of the Java levels aborted");
+}
+
+/* Major version from $home/release (JAVA_VERSION="25.0.1"), or -1. */
+static int jdk_major(const char *home)
+{
+    char path[4096], line[512];
+    snprintf(path, sizeof path, "%s/release", home);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return -1;
+    }
+    int major = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "JAVA_VERSION=", 13) == 0) {
+            const char *v = line + 13 + (line[13] == '"');
+            major = atoi(v);
+            if (major == 1) { /* 1.8.0 */
+                major = atoi(v + 2);
+            }
+            break;
+        }
+    }
+    fclose(f);
+    return major;
+}
+
+/* The default archive: jpmpi-jdk<N>.aot in the directory of the first classpath entry. */
+static void default_archive(const char *classpath, int major, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    char first[2048];
+    snprintf(first, sizeof first, "%.2000s", classpath);
+    char *colon = strchr(first, ':');
+    if (colon) {
+        *colon = '\0';
+    }
+    char *slash = strrchr(first, '/');
+    if (slash == NULL) {
+        return;
+    }
+    *slash = '\0';
+    snprintf(out, outlen, "%s/jpmpi-jdk%d.aot", first, major);
+    if (access(out, R_OK) != 0) {
+        out[0] = '\0';
+    }
+}
+
+struct options {
+    JavaVMOption o[MAX_OPTIONS];
+    int n;
+    char text[8192];
+    size_t used;
+};
+
+static void add(struct options *opts, void *extra, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void add(struct options *opts, void *extra, const char *fmt, ...)
+{
+    if (opts->n >= MAX_OPTIONS) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(opts->text + opts->used, sizeof opts->text - opts->used, fmt, ap);
+    va_end(ap);
+    if (len < 0 || opts->used + (size_t)len + 1 > sizeof opts->text) {
+        return;
+    }
+    opts->o[opts->n].optionString = opts->text + opts->used;
+    opts->o[opts->n].extraInfo = extra;
+    opts->n++;
+    opts->used += (size_t)len + 1;
+}
+
+/* The pending Java exception as one line (its toString), cleared. */
+static void exception_text(JNIEnv *env, char *out, size_t outlen)
+{
+    jthrowable t = (*env)->ExceptionOccurred(env);
+    (*env)->ExceptionClear(env);
+    snprintf(out, outlen, "an exception");
+    if (t == NULL) {
+        return;
+    }
+    jclass object = (*env)->FindClass(env, "java/lang/Object");
+    jmethodID to_string = object ? (*env)->GetMethodID(env, object, "toString", "()Ljava/lang/String;") : NULL;
+    jstring s = to_string ? (jstring)(*env)->CallObjectMethod(env, t, to_string) : NULL;
+    if ((*env)->ExceptionCheck(env) || s == NULL) {
+        (*env)->ExceptionClear(env);
+        return;
+    }
+    const char *chars = (*env)->GetStringUTFChars(env, s, NULL);
+    if (chars) {
+        snprintf(out, outlen, "%s", chars);
+        (*env)->ReleaseStringUTFChars(env, s, chars);
+    }
+}
+
+int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
+                     int *culprit, char *err, size_t errlen)
+{
+    say = bridge->message;
+    *culprit = -1;
+    const char *home = getenv("JPMPI_JAVA_HOME");
+    const char *home_var = "JPMPI_JAVA_HOME";
+    if (home == NULL || *home == '\0') {
+        home = getenv("JAVA_HOME");
+        home_var = "JAVA_HOME";
+    }
+    if (home == NULL || *home == '\0') {
+        snprintf(err, errlen, "Java levels need a JDK >= %d, and neither JPMPI_JAVA_HOME nor JAVA_HOME is set",
+                 JPMPI_MIN_JDK);
+        return -1;
+    }
+    int major = jdk_major(home);
+    if (major < 0) {
+        snprintf(err, errlen, "%s=%s is not a JDK (no readable release file); Java levels need a JDK >= %d",
+                 home_var, home, JPMPI_MIN_JDK);
+        return -1;
+    }
+    if (major < JPMPI_MIN_JDK) {
+        snprintf(err, errlen, "%s=%s is JDK %d; Java levels need a JDK >= %d", home_var, home, major, JPMPI_MIN_JDK);
+        return -1;
+    }
+    const char *classpath = getenv("JPMPI_JAVA_CLASSPATH");
+    if (classpath == NULL || *classpath == '\0') {
+        snprintf(err, errlen, "JPMPI_JAVA_CLASSPATH is not set; it names the jpmpi Java runtime "
+                 "(the jpmpi launcher sets it)");
+        return -1;
+    }
+    char libjvm[4096];
+    snprintf(libjvm, sizeof libjvm, "%s/lib/server/libjvm.so", home);
+    dlerror();
+    void *jvm = dlopen(libjvm, RTLD_NOW | RTLD_GLOBAL);
+    if (jvm == NULL) {
+        const char *why = dlerror();
+        snprintf(err, errlen, "cannot load %s: %s", libjvm, why ? why : "unknown dlopen error");
+        return -1;
+    }
+    create_vm_t create = (create_vm_t)dlsym(jvm, "JNI_CreateJavaVM");
+    if (create == NULL) {
+        snprintf(err, errlen, "%s has no JNI_CreateJavaVM", libjvm);
+        return -1;
+    }
+
+    static struct options opts; /* large; used once */
+    add(&opts, NULL, "-Djava.class.path=%s", classpath);
+    add(&opts, NULL, "-Xrs");
+    add(&opts, NULL, "-XX:+UseSerialGC");
+    add(&opts, NULL, "-XX:-UsePerfData");
+    add(&opts, NULL, "-Xms8m");
+    add(&opts, NULL, "-XX:TieredStopAtLevel=4");
+    add(&opts, NULL, "-XX:ReservedCodeCacheSize=32m");
+    add(&opts, NULL, "-XX:MaxMetaspaceSize=128m");
+    add(&opts, NULL, "-Xlog:disable");
+    add(&opts, NULL, "-Xlog:all=warning:stderr");
+    add(&opts, NULL, "--enable-native-access=ALL-UNNAMED");
+    add(&opts, NULL, "-Djpmpi.jdk.major=%d", major);
+    add(&opts, (void *)vm_vfprintf, "vfprintf");
+    add(&opts, (void *)vm_exit, "exit");
+    add(&opts, (void *)vm_abort, "abort");
+    char archive[4096];
+    const char *aot = getenv("JPMPI_JAVA_AOT");
+    if (aot) {
+        snprintf(archive, sizeof archive, "%s", aot);
+    } else {
+        default_archive(classpath, major, archive, sizeof archive);
+    }
+    if (archive[0]) {
+        if (major >= 25) {
+            add(&opts, NULL, "-XX:AOTCache=%s", archive);
+        } else {
+            add(&opts, NULL, "-XX:SharedArchiveFile=%s", archive);
+        }
+    }
+    static char extra[4096];
+    const char *user = getenv("JPMPI_JAVA_OPTIONS");
+    if (user) {
+        snprintf(extra, sizeof extra, "%s", user);
+        for (char *save = NULL, *tok = strtok_r(extra, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            add(&opts, NULL, "%s", tok);
+        }
+    }
+
+    JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = opts.n, .options = opts.o,
+                           .ignoreUnrecognized = JNI_FALSE};
+    JavaVM *vm = NULL;
+    JNIEnv *env = NULL;
+    jint rc = create(&vm, (void **)&env, &args);
+    if (rc != JNI_OK) {
+        snprintf(err, errlen, "the JVM (%s) did not start: JNI_CreateJavaVM returned %d%s", libjvm, (int)rc,
+                 rc == JNI_EEXIST ? " (this process already has a JVM)"
+                 : rc == JNI_EINVAL ? " (an option was refused; see JPMPI_JAVA_OPTIONS)" : "");
+        return -1;
+    }
+    jclass boot = (*env)->FindClass(env, "io/jpmpi/layering/runtime/Boot");
+    if (boot == NULL) {
+        (*env)->ExceptionClear(env);
+        snprintf(err, errlen, "the jpmpi Java runtime (io.jpmpi.layering.runtime.Boot) is not on "
+                 "JPMPI_JAVA_CLASSPATH=%s", classpath);
+        return -1;
+    }
+    jmethodID start = (*env)->GetStaticMethodID(env, boot, "start", "(J[Ljava/lang/String;[I)Ljava/lang/String;");
+    jclass string = (*env)->FindClass(env, "java/lang/String");
+    jobjectArray paths = start && string ? (*env)->NewObjectArray(env, njars, string, NULL) : NULL;
+    jintArray indexes = paths ? (*env)->NewIntArray(env, njars) : NULL;
+    if (indexes == NULL) {
+        exception_text(env, err, errlen);
+        return -1;
+    }
+    for (int i = 0; i < njars; i++) {
+        jstring s = (*env)->NewStringUTF(env, jars[i].jar);
+        (*env)->SetObjectArrayElement(env, paths, i, s);
+        jint level = jars[i].level;
+        (*env)->SetIntArrayRegion(env, indexes, i, 1, &level);
+    }
+    jstring failure = (jstring)(*env)->CallStaticObjectMethod(env, boot, start, (jlong)(intptr_t)bridge, paths, indexes);
+    if ((*env)->ExceptionCheck(env)) {
+        exception_text(env, err, errlen);
+        return -1;
+    }
+    if (failure != NULL) {
+        /* "<level index>\t<reason>" */
+        const char *chars = (*env)->GetStringUTFChars(env, failure, NULL);
+        const char *tab = chars ? strchr(chars, '\t') : NULL;
+        if (tab) {
+            *culprit = atoi(chars);
+            snprintf(err, errlen, "%s", tab + 1);
+        } else {
+            snprintf(err, errlen, "%s", chars ? chars : "the Java runtime failed");
+        }
+        if (chars) {
+            (*env)->ReleaseStringUTFChars(env, failure, chars);
+        }
+        return -1;
+    }
+    return 0;
+}
