@@ -34,29 +34,31 @@ import java.util.stream.Stream;
  * own directory under target/test-runs (stdout, stderr, and the per-rank logs of logtool.c when
  * {@link #withLog} asked for them), and returns a {@link Result}.
  */
-final class MpiRun {
-    static final Path NATIVE_DIR = Path.of(System.getProperty("jpmpi.native.dir", "target/classes/native"))
+public final class MpiRun {
+    public static final Path NATIVE_DIR = Path.of(System.getProperty("jpmpi.native.dir", "target/classes/native"))
             .toAbsolutePath();
-    static final Path TEST_DIR = Path.of(System.getProperty("jpmpi.test.native.dir", "target/test-native"))
+    public static final Path TEST_DIR = Path.of(System.getProperty("jpmpi.test.native.dir", "target/test-native"))
             .toAbsolutePath();
-    static final Path RUNS_DIR = TEST_DIR.resolveSibling("test-runs");
-    static final Duration TIMEOUT = Duration.ofSeconds(120);
+    /** Where runs keep their files: the module's own target/test-runs unless told. */
+    public static final Path RUNS_DIR = Path.of(System.getProperty("jpmpi.test.runs.dir",
+            TEST_DIR.resolveSibling("test-runs").toString())).toAbsolutePath();
+    public static final Duration TIMEOUT = Duration.ofSeconds(120);
     /** What the launcher must not see: jpmpi reads these, and they must reach the ranks only. */
-    static final Set<String> CLEANED = Set.of("JPMPI_TOOLS_ENTRY", "OMPI_MCA_ompi_tools_entry", "LD_PRELOAD",
+    public static final Set<String> CLEANED = Set.of("JPMPI_TOOLS_ENTRY", "OMPI_MCA_ompi_tools_entry", "LD_PRELOAD",
             "JPMPI_TEST_LOG");
 
     /** The MPI implementations jpmpi is built for. */
-    enum Impl {
+    public enum Impl {
         OPENMPI("openmpi", "Open MPI", "mpicc.openmpi", "mpirun.openmpi", "libmpi.so.40"),
         MPICH("mpich", "MPICH", "mpicc.mpich", "mpiexec.hydra", "libmpich.so.12");
 
-        final String id;
+        public final String id;
         /** As the dispatcher names it in its messages. */
-        final String displayName;
-        final String cc;
-        final String launcher;
+        public final String displayName;
+        public final String cc;
+        public final String launcher;
         /** The soname of its C library. */
-        final String libmpi;
+        public final String libmpi;
 
         Impl(String id, String displayName, String cc, String launcher, String libmpi) {
             this.id = id;
@@ -66,24 +68,24 @@ final class MpiRun {
             this.libmpi = libmpi;
         }
 
-        boolean installed() {
+        public boolean installed() {
             return onPath(cc);
         }
 
-        Path testDir() {
+        public Path testDir() {
             return TEST_DIR.resolve(id);
         }
 
-        Path dispatcherDir() {
+        public Path dispatcherDir() {
             return NATIVE_DIR.resolve(id);
         }
 
-        Path dispatcher() {
+        public Path dispatcher() {
             return dispatcherDir().resolve("libmpiprofilesupport.so");
         }
 
         /** A tool library or program built by tests.mk, as an absolute path. */
-        String file(String name) {
+        public String file(String name) {
             return testDir().resolve(name).toString();
         }
 
@@ -97,12 +99,12 @@ final class MpiRun {
      * The implementations to test: every one whose compiler is installed or whose test build is
      * there. An installed one whose build is missing is not left out: its tests fail.
      */
-    static Stream<Impl> implementations() {
+    public static Stream<Impl> implementations() {
         return Arrays.stream(Impl.values()).filter(i -> i.installed() || Files.isDirectory(i.testDir()));
     }
 
     /** Comma-joins entry-list items (paths, keywords, names) as JPMPI_TOOLS_ENTRY wants them. */
-    static String entry(String... items) {
+    public static String entry(String... items) {
         return String.join(",", items);
     }
 
@@ -128,34 +130,44 @@ final class MpiRun {
     }
 
     /** A run on `impl`, 2 ranks, no jpmpi until asked. */
-    static MpiRun on(Impl impl) {
+    public static MpiRun on(Impl impl) {
         return new MpiRun(impl);
     }
 
-    MpiRun ranks(int n) {
+    public MpiRun ranks(int n) {
         ranks = n;
         return this;
     }
 
     /** Runs the program itself, one process, no launcher; {@link #env} then goes to it directly. */
-    MpiRun direct() {
+    public MpiRun direct() {
         direct = true;
         return this;
     }
 
     /** Sets a variable in the ranks' environment (not the launcher's). */
-    MpiRun env(String name, String value) {
+    public MpiRun env(String name, String value) {
         env.put(name, value);
         return this;
     }
 
     /** Switches jpmpi on in the ranks: LD_PRELOAD of the real dispatcher. */
-    MpiRun preload() {
+    public MpiRun preload() {
         return env("LD_PRELOAD", impl.dispatcher().toString());
     }
 
+    /**
+     * What the embedded JVM of a Java level needs: JAVA_HOME (the JDK running the tests) and
+     * JPMPI_JAVA_CLASSPATH (the system property jpmpi.java.classpath, set by the layering build).
+     */
+    public MpiRun java() {
+        String cp = System.getProperty("jpmpi.java.classpath");
+        assertTrue(cp != null && !cp.isEmpty(), "the system property jpmpi.java.classpath is not set");
+        return env("JAVA_HOME", System.getProperty("java.home")).env("JPMPI_JAVA_CLASSPATH", cp);
+    }
+
     /** Preloads the dispatcher and sets JPMPI_TOOLS_ENTRY. */
-    MpiRun levels(String entryList) {
+    public MpiRun levels(String entryList) {
         return preload().env("JPMPI_TOOLS_ENTRY", entryList);
     }
 
@@ -163,13 +175,13 @@ final class MpiRun {
      * An MCA parameter: {@code --mca name value} on Open MPI; on MPICH, which has no MCA, the
      * variable Open MPI would set from it, {@code OMPI_MCA_name}, in the ranks' environment.
      */
-    MpiRun mca(String name, String value) {
+    public MpiRun mca(String name, String value) {
         mca.put(name, value);
         return this;
     }
 
     /** Makes the logging tools write their per-rank logs into this run's directory. */
-    MpiRun withLog() {
+    public MpiRun withLog() {
         Path log = runDir.resolve("log");
         try {
             Files.createDirectories(log);
@@ -180,7 +192,7 @@ final class MpiRun {
     }
 
     /** Runs `program` (a name built by tests.mk, or a path) with `args`; waits at most TIMEOUT. */
-    Result run(String program, String... args) {
+    public Result run(String program, String... args) {
         String exe = program.contains("/") ? program : impl.file(program);
         List<String> command = new ArrayList<>();
         if (direct) {
@@ -250,7 +262,7 @@ final class MpiRun {
         }
     }
 
-    static boolean onPath(String executable) {
+    public static boolean onPath(String executable) {
         String path = System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
         return Arrays.stream(path.split(File.pathSeparator))
                 .filter(d -> !d.isEmpty())
@@ -258,39 +270,39 @@ final class MpiRun {
     }
 
     /** What a run did. */
-    record Result(List<String> command, int exit, boolean timedOut, String stdout, String stderr, Path runDir,
+    public record Result(List<String> command, int exit, boolean timedOut, String stdout, String stderr, Path runDir,
                   Duration took) {
         static final Pattern COUNT = Pattern.compile("count (\\S+) rank (-?\\d+): (.*)");
         static final Pattern FIELD = Pattern.compile("(\\w+)=(\\d+)");
 
-        List<String> out() {
+        public List<String> out() {
             return stdout.lines().toList();
         }
 
-        List<String> err() {
+        public List<String> err() {
             return stderr.lines().toList();
         }
 
         /** Everything about the run, for failure messages. */
-        String describe() {
+        public String describe() {
             return "command: " + String.join(" ", command) + "\nexit: " + exit + (timedOut ? " (timed out)" : "")
                     + "\ntook: " + took.toMillis() + " ms\nrun dir: " + runDir
                     + "\n--- stdout ---\n" + stdout + "--- stderr ---\n" + stderr + "---";
         }
 
-        Result assertSuccess() {
+        public Result assertSuccess() {
             assertFalse(timedOut, this::describe);
             assertEquals(0, exit, this::describe);
             return this;
         }
 
         /** The lines of stdout equal to `line`. */
-        long countOut(String line) {
+        public long countOut(String line) {
             return out().stream().filter(line::equals).count();
         }
 
         /** The per-rank log of the logging tools (empty if the rank wrote none). */
-        List<String> log(int rank) {
+        public List<String> log(int rank) {
             Path file = runDir.resolve("log").resolve("rank" + rank + ".log");
             try {
                 return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
@@ -299,10 +311,14 @@ final class MpiRun {
             }
         }
 
-        /** The lines counttool.c printed, as tool → rank → field → value; each (tool, rank) once. */
-        Map<String, Map<Integer, Map<String, Long>>> counts() {
+        /**
+         * The count lines counttool.c printed (stdout) or Java counting levels printed (stderr,
+         * where a Java level's System.out goes), as tool → rank → field → value; each (tool, rank)
+         * once.
+         */
+        public Map<String, Map<Integer, Map<String, Long>>> counts() {
             Map<String, Map<Integer, Map<String, Long>>> all = new LinkedHashMap<>();
-            for (String line : out()) {
+            for (String line : Stream.concat(out().stream(), err().stream()).toList()) {
                 Matcher m = COUNT.matcher(line);
                 if (!m.matches()) {
                     continue;
@@ -322,7 +338,7 @@ final class MpiRun {
         }
 
         /** What tool `tool` counted on rank `rank`; fails if it printed no line for that rank. */
-        Map<String, Long> counts(String tool, int rank) {
+        public Map<String, Long> counts(String tool, int rank) {
             Map<String, Long> c = counts().getOrDefault(tool, Map.of()).get(rank);
             if (c == null) {
                 fail("no count line of " + tool + " for rank " + rank + "\n" + describe());
