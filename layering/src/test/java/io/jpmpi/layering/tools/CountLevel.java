@@ -1,0 +1,87 @@
+package io.jpmpi.layering.tools;
+
+import io.jpmpi.layering.Interceptor;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The Java twin of native-stubs' counttool.c: counts MPI_Init (and MPI_Init_thread), MPI_Send,
+ * MPI_Recv, MPI_Barrier, MPI_Allreduce, MPI_Comm_rank and MPI_Finalize from any number of threads,
+ * asks its rank once after init (a call that reaches the level below), and prints
+ * "count NAME rank R: MPI_Init=.. ... MPI_Finalize=1" at MPI_Finalize (to stderr: a Java level's
+ * System.out). MPI_Pcontrol prints "pcontrol NAME LEVEL rank R". NAME is the jar's name.
+ */
+public final class CountLevel extends Interceptor {
+    private final LongAdder init = new LongAdder();
+    private final LongAdder send = new LongAdder();
+    private final LongAdder recv = new LongAdder();
+    private final LongAdder barrier = new LongAdder();
+    private final LongAdder allreduce = new LongAdder();
+    private final LongAdder commRank = new LongAdder();
+    private int rank = -1;
+
+    private String name() {
+        String jar = Path.of(level().entry()).getFileName().toString();
+        return jar.substring(0, jar.length() - ".jar".length());
+    }
+
+    @Override
+    public int MPI_Init(long argc, long argv) {
+        init.increment();
+        return pmpi().MPI_Init(argc, argv);
+    }
+
+    @Override
+    public int MPI_Init_thread(long argc, long argv, int required, long provided) {
+        init.increment();
+        return pmpi().MPI_Init_thread(argc, argv, required, provided);
+    }
+
+    @Override
+    public void afterInit() {
+        rank = level().worldRank();
+    }
+
+    @Override
+    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+        send.increment();
+        return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
+    }
+
+    @Override
+    public int MPI_Recv(long buf, int count, long datatype, int source, int tag, long comm, long status) {
+        recv.increment();
+        return pmpi().MPI_Recv(buf, count, datatype, source, tag, comm, status);
+    }
+
+    @Override
+    public int MPI_Barrier(long comm) {
+        barrier.increment();
+        return pmpi().MPI_Barrier(comm);
+    }
+
+    @Override
+    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
+        allreduce.increment();
+        return pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    }
+
+    @Override
+    public int MPI_Comm_rank(long comm, long rank) {
+        commRank.increment();
+        return pmpi().MPI_Comm_rank(comm, rank);
+    }
+
+    @Override
+    public int MPI_Finalize() {
+        System.out.println("count " + name() + " rank " + rank + ": MPI_Init=" + init.sum() + " MPI_Send=" + send.sum()
+                + " MPI_Recv=" + recv.sum() + " MPI_Barrier=" + barrier.sum() + " MPI_Allreduce=" + allreduce.sum()
+                + " MPI_Comm_rank=" + commRank.sum() + " MPI_Finalize=1");
+        return pmpi().MPI_Finalize();
+    }
+
+    @Override
+    public void pcontrol(int level) {
+        System.out.println("pcontrol " + name() + " " + level + " rank " + rank);
+    }
+}

@@ -1,0 +1,44 @@
+package io.jpmpi.layering.tools;
+
+import io.jpmpi.layering.Interceptor;
+
+/**
+ * Fails in MPI_Send as $JPMPI_TEST_FAULT says: "before" (throws before passing the call on),
+ * "after" (passes it on, then throws), "soe" (StackOverflowError), "oom" (OutOfMemoryError),
+ * "exit" (System.exit), "halt" (Runtime.halt), "runtime-exit" (Runtime.exit). Also counts how
+ * often it was entered, printing "faulty sends=N rank R" at MPI_Finalize if it is still on.
+ */
+public final class Faulty extends Interceptor {
+    private static final String MODE = System.getenv().getOrDefault("JPMPI_TEST_FAULT", "before");
+    private long sends;
+
+    @Override
+    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+        sends++;
+        switch (MODE) {
+            case "before" -> throw new IllegalStateException("injected before the call");
+            case "soe" -> recurse(0);
+            case "oom" -> System.out.println(new long[Integer.MAX_VALUE - 8].length);
+            case "exit" -> System.exit(3);
+            case "halt" -> Runtime.getRuntime().halt(4);
+            case "runtime-exit" -> Runtime.getRuntime().exit(5);
+            default -> {
+            }
+        }
+        int rc = pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
+        if (MODE.equals("after")) {
+            throw new IllegalArgumentException("injected after the call");
+        }
+        return rc;
+    }
+
+    private static long recurse(long n) {
+        return recurse(n + 1) + 1;
+    }
+
+    @Override
+    public int MPI_Finalize() {
+        System.out.println("faulty sends=" + sends + " rank " + level().worldRank());
+        return pmpi().MPI_Finalize();
+    }
+}
