@@ -146,7 +146,9 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
                      int *culprit, char *err, size_t errlen)
 {
     say = bridge->message;
-    *culprit = -1;
+    /* Until the JVM runs, what fails is the JDK or the runtime, which every Java level needs:
+     * name the first one. */
+    *culprit = njars > 0 ? jars[0].level : -1;
     const char *home = getenv("JPMPI_JAVA_HOME");
     const char *home_var = "JPMPI_JAVA_HOME";
     if (home == NULL || *home == '\0') {
@@ -260,6 +262,7 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         jint level = jars[i].level;
         (*env)->SetIntArrayRegion(env, indexes, i, 1, &level);
     }
+    *culprit = -1;
     jstring failure = (jstring)(*env)->CallStaticObjectMethod(env, boot, start, (jlong)(intptr_t)bridge, paths, indexes);
     if ((*env)->ExceptionCheck(env)) {
         exception_text(env, err, errlen);

@@ -102,7 +102,10 @@ final class JavaLevel {
                 }
             }
         } catch (ServiceConfigurationError e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            Throwable cause = e;
+            while (cause.getCause() != null && cause.getCause() != cause) {
+                cause = cause.getCause();
+            }
             throw new LevelException("an interceptor cannot be loaded: " + oneLine(e.getMessage())
                     + (cause != e ? " (" + oneLine(cause.toString()) + ")" : ""));
         } catch (LinkageError e) {
