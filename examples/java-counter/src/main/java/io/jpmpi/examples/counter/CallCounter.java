@@ -2,6 +2,7 @@ package io.jpmpi.examples.counter;
 
 import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.Status;
+import io.jpmpi.layering.generated.Constants;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -62,7 +63,6 @@ public final class CallCounter extends Interceptor {
         "MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Allreduce", "bytes_sent", "bytes_recv",
         "MPI_Isend", "MPI_Irecv", "MPI_Bcast", "MPI_Reduce", "bytes_coll",
     };
-    private static final int MPI_SUCCESS = 0;
 
     private final AtomicLongArray counts = new AtomicLongArray(NAMES.length);
     /** Cleared by MPI_Pcontrol(0), set by MPI_Pcontrol(1); volatile: any thread may call either. */
@@ -129,11 +129,11 @@ public final class CallCounter extends Interceptor {
         int rc = pmpi().MPI_Recv(buf, count, datatype, source, tag, comm, status);
         if (recording) {
             counts.incrementAndGet(RECV);
-            if (rc == MPI_SUCCESS && !Status.ignored(status)) {
+            if (rc == Constants.MPI_SUCCESS && !Status.ignored(status)) {
                 // The status says how many elements arrived; MPI_Get_count gives MPI_UNDEFINED
-                // (negative) when that is not a whole number of them: fall back to the bound.
+                // when that is not a whole number of them: fall back to the bound.
                 int got = level().count(status, datatype);
-                if (got >= 0) {
+                if (got != Constants.MPI_UNDEFINED) {
                     counts.addAndGet(BYTES_RECV, got == 0 ? 0 : (long) got * level().typeSize(datatype));
                 } else {
                     addBytes(BYTES_RECV, rc, count, datatype);
@@ -204,7 +204,7 @@ public final class CallCounter extends Interceptor {
      * fault of this level.
      */
     private void addBytes(int slot, int rc, int count, long datatype) {
-        if (rc == MPI_SUCCESS && count > 0) {
+        if (rc == Constants.MPI_SUCCESS && count > 0) {
             counts.addAndGet(slot, (long) count * level().typeSize(datatype));
         }
     }
