@@ -43,34 +43,43 @@ jpmpi_demo_launcher() {
 }
 
 # jpmpi_demo_run MPI NP [HALO-ARGS...]: launch the compiled demo on NP ranks through the jpmpi
-# dispatcher (libmpiprofilesupport.so, preloaded into the ranks only) with one C level: the
-# ordinary PMPI tool examples/c-tools/mpicount, which prints a call/time/byte table at the end.
-# Java levels (and the built-in Java profiler) replace it when they land.
+# dispatcher (libmpiprofilesupport.so, preloaded into the ranks only) with two levels: on top a
+# Java level, the example interceptor examples/java-counter (one count line per rank on stderr at
+# MPI_Finalize), below it the ordinary C PMPI tool examples/c-tools/mpicount (a call/time/byte
+# table). The built-in Java profiler replaces them when it lands.
 jpmpi_demo_run() {
     local mpi=$1 np=$2
     shift 2
     local dispatcher="$JPMPI_ROOT/native-stubs/target/classes/native/$mpi/libmpiprofilesupport.so"
     local tool="$JPMPI_ROOT/examples/c-tools/target/$mpi/libmpicount.so"
+    local runtime="$JPMPI_ROOT/layering/target/jpmpi-java"
+    local counter
+    counter=$(ls "$JPMPI_ROOT"/examples/java-counter/target/jpmpi-example-java-counter-*.jar 2>/dev/null | head -n 1)
     local mpicc
     case "$mpi" in
         openmpi) mpicc=$JPMPI_OMPI_MPICC ;;
         mpich) mpicc=$JPMPI_MPICH_MPICC ;;
     esac
-    if [ ! -f "$dispatcher" ]; then
-        jpmpi_log "$dispatcher is missing: run ./demo.sh without --no-build first"
+    if [ ! -f "$dispatcher" ] || [ ! -f "$runtime/jpmpi-layering.jar" ] || [ -z "$counter" ]; then
+        jpmpi_log "jpmpi is not built (no dispatcher, Java runtime or example jar): run ./demo.sh without --no-build first"
         return 2
     fi
     make -s -C "$JPMPI_ROOT/examples/c-tools" MPICC="$mpicc" OUT="target/$mpi" || return
-    local entry="v,$tool"
+    local entry="v,$counter,$tool"
+    local -a env=("LD_PRELOAD=$dispatcher" "JPMPI_TOOLS_ENTRY=$entry" "JAVA_HOME=$JAVA_HOME"
+        "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar")
     local -a launch=()
     mapfile -t launch < <(jpmpi_demo_launcher "$mpi" "$np")
     ((${#launch[@]} > 0)) || return 2
-    case "$mpi" in
-        openmpi) launch+=(-x "LD_PRELOAD=$dispatcher" -x "JPMPI_TOOLS_ENTRY=$entry") ;;
-        mpich) launch+=(-genv LD_PRELOAD "$dispatcher" -genv JPMPI_TOOLS_ENTRY "$entry") ;;
-    esac
-    jpmpi_log "running the demo through the jpmpi dispatcher with a C level (examples/c-tools/mpicount);"
-    jpmpi_log "Java levels are not built yet, so no Java tool profiles this run"
+    local e
+    for e in "${env[@]}"; do
+        case "$mpi" in
+            openmpi) launch+=(-x "$e") ;;
+            mpich) launch+=(-genv "${e%%=*}" "${e#*=}") ;;
+        esac
+    done
+    jpmpi_log "running the demo through the jpmpi dispatcher: a Java level (examples/java-counter)"
+    jpmpi_log "on top of a C level (examples/c-tools/mpicount)"
     jpmpi_log "${launch[*]} ${JPMPI_DEMO_BIN#"$JPMPI_ROOT"/}${*:+ $*}"
     "${launch[@]}" "$JPMPI_DEMO_BIN" "$@"
 }

@@ -366,12 +366,7 @@ static void say_line(const char *line)
     fflush(stderr);
 }
 
-static jpmpi_fn bridge_resolve(int depth, int slot)
-{
-    return slot >= 0 && slot < JPMPI_NSLOTS ? resolve(depth, slot) : NULL;
-}
-
-static int bridge_install(int level, int slot, jpmpi_fn fn)
+static int64_t bridge_install(int level, int slot, jpmpi_fn fn)
 {
     if (level < 0 || level >= nlevels || !levels[level].java || slot < 0 || slot >= JPMPI_NSLOTS) {
         return -1;
@@ -383,14 +378,28 @@ static int bridge_install(int level, int slot, jpmpi_fn fn)
     return 0;
 }
 
-static void bridge_relink(void)
+static int64_t bridge_call(int64_t op, int64_t a, int64_t b, int64_t c)
 {
-    pthread_mutex_lock(&link_lock);
-    link_chain();
-    pthread_mutex_unlock(&link_lock);
+    switch (op) {
+    case JPMPI_OP_RESOLVE:
+        return b >= 0 && b < JPMPI_NSLOTS ? (int64_t)(intptr_t)resolve((int)a, (int)b) : 0;
+    case JPMPI_OP_INSTALL:
+        return bridge_install((int)a, (int)b, (jpmpi_fn)(intptr_t)c);
+    case JPMPI_OP_RELINK:
+        pthread_mutex_lock(&link_lock);
+        link_chain();
+        pthread_mutex_unlock(&link_lock);
+        return 0;
+    case JPMPI_OP_MESSAGE:
+        say_line((const char *)(intptr_t)a);
+        return 0;
+    default:
+        return -1;
+    }
 }
 
 static struct jpmpi_bridge bridge;
+static struct jpmpi_java_times java_times;
 
 static void start_java(void)
 {
@@ -438,13 +447,12 @@ static void start_java(void)
     load();
     bridge = (struct jpmpi_bridge){
         .version = JPMPI_BRIDGE_VERSION, .nslots = JPMPI_NSLOTS, .slot_names = jpmpi_slot_names,
-        .impl_id = jpmpi_impl_id, .impl_version = jpmpi_impl_version, .resolve = bridge_resolve,
-        .install = bridge_install, .relink = bridge_relink, .types = types, .ntypes = *ntypes,
-        .constants = constants, .nconstants = *nconstants, .status = status,
-        .message = say_line, .nlevels = nlevels};
+        .impl_id = jpmpi_impl_id, .impl_version = jpmpi_impl_version, .call = bridge_call,
+        .types = types, .ntypes = *ntypes, .constants = constants, .nconstants = *nconstants, .status = status,
+        .nlevels = nlevels};
     char err[1024];
     int culprit = -1;
-    if (jpmpi_java_start(&bridge, jars, njars, &culprit, err, sizeof err) != 0) {
+    if (jpmpi_java_start(&bridge, jars, njars, &java_times, &culprit, err, sizeof err) != 0) {
         fail(culprit >= 0 ? &entries.items[culprit] : NULL, "%s", err);
     }
 }
@@ -482,6 +490,11 @@ static void print_levels(void)
         }
     }
     fprintf(stderr, "jpmpi:   %d  %s %s (bottom)\n", nlevels, jpmpi_impl_name, jpmpi_impl_version);
+    if (has_java && entries.verbose > 1) {
+        fprintf(stderr, "jpmpi: JVM start %.1f ms (libjvm %.1f, JNI_CreateJavaVM %.1f%s, Java levels %.1f)\n",
+                java_times.find_ms + java_times.create_ms + java_times.boot_ms, java_times.find_ms,
+                java_times.create_ms, java_times.archive ? " with the AOT/CDS archive" : "", java_times.boot_ms);
+    }
     fflush(stderr);
 }
 

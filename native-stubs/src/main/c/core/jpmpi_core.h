@@ -52,22 +52,30 @@ struct jpmpi_abi_status {
  * is passed once, as a long, and Java reads the fields at these fixed offsets (every field is 8
  * bytes; keep the two in step, BRIDGE_VERSION says which layout this is).
  */
-#define JPMPI_BRIDGE_VERSION 1
+#define JPMPI_BRIDGE_VERSION 2
+/* What the Java runtime asks of the core, through the one function `call` (one FFM downcall
+ * handle serves them all, which keeps the JVM's start short). */
+enum jpmpi_bridge_op {
+    JPMPI_OP_RESOLVE = 1, /* (depth, slot)      -> the definition a call at depth reaches, or 0 */
+    JPMPI_OP_INSTALL = 2, /* (level, slot, fn)  -> 0, or -1: a Java level's definition (0: none) */
+    JPMPI_OP_RELINK = 3,  /* ()                 -> 0: re-point every table and GOT */
+    JPMPI_OP_MESSAGE = 4  /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
+};
 struct jpmpi_bridge {
     int64_t version;                                  /*   0 */
     int64_t nslots;                                   /*   8 */
     const char *const *slot_names;                    /*  16 */
     const char *impl_id;                              /*  24 */
     const char *impl_version;                         /*  32 */
-    jpmpi_fn (*resolve)(int depth, int slot);         /*  40: the first level >= depth defining slot */
-    int (*install)(int level, int slot, jpmpi_fn fn); /*  48: a Java level's definition (NULL: none) */
-    void (*relink)(void);                             /*  56: re-point every table and GOT */
+    int64_t (*call)(int64_t op, int64_t a, int64_t b, int64_t c); /* 40: enum jpmpi_bridge_op */
+    int64_t reserved48;                               /*  48 */
+    int64_t reserved56;                               /*  56 */
     const struct jpmpi_abi_type *types;               /*  64 */
     int64_t ntypes;                                   /*  72 */
     const struct jpmpi_abi_constant *constants;       /*  80 */
     int64_t nconstants;                               /*  88 */
     const struct jpmpi_abi_status *status;            /*  96 */
-    void (*message)(const char *line);                /* 104: one line on stderr, "jpmpi (rank r): " first */
+    int64_t reserved104;                              /* 104 */
     int64_t nlevels;                                  /* 112 */
 };
 
@@ -76,10 +84,18 @@ struct jpmpi_java_level {
     const char *jar;    /* the entry-list item */
 };
 
+/* Where the start-up time went (for the `vv` table). */
+struct jpmpi_java_times {
+    double find_ms;    /* finding and loading libjvm.so */
+    double create_ms;  /* JNI_CreateJavaVM */
+    double boot_ms;    /* the Java runtime: jars, interceptors, upcall stubs, relinking */
+    int archive;       /* an AOT cache / CDS archive was used */
+};
+
 /* Starts the JVM and loads the jars as levels; 0, or -1 with the failing level (or -1 for none)
  * in *culprit and a one-line reason in err. */
 int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
-                     int *culprit, char *err, size_t errlen);
+                     struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen);
 
 /* ---- entry.c: the entry list ---- */
 enum jpmpi_item_kind { JPMPI_ITEM_C, JPMPI_ITEM_JAR };

@@ -33,6 +33,9 @@ import javax.lang.model.element.Modifier;
  *   <li>{@code Mpi}: one method per MPI function that calls a given level through an FFM downcall
  *       (the runtime makes one for the next level, PMPI semantics, and one for the level itself,
  *       MPI semantics);</li>
+ *   <li>{@code Upcalls}: per MPI function, what its upcall stub runs - the interceptor's override,
+ *       the lifecycle callbacks around MPI_Init/MPI_Finalize, and fault containment (a plain
+ *       try/catch, so installing a stub composes few method handles and the JVM starts fast);</li>
  *   <li>{@code Constants}: the predefined handles and constants of the running MPI.</li>
  * </ul>
  * Handles are {@code long} in all of them, whatever the MPI's ABI: one jar runs everywhere. So are
@@ -51,6 +54,8 @@ public final class JavaEmitter {
     private static final ClassName CALL_MARKS = ClassName.get(RUNTIME, "CallMarks");
     private static final ClassName CALL_TARGETS = ClassName.get(RUNTIME, "CallTargets");
     private static final ClassName ABI = ClassName.get(RUNTIME, "Abi");
+    private static final ClassName UPCALL_SITE = ClassName.get(RUNTIME, "UpcallSite");
+    private static final ClassName INTERCEPTOR_METHODS = ClassName.get(PACKAGE, "InterceptorMethods");
 
     private final MpiSpec spec;
     private final MpiConstants constants;
@@ -67,7 +72,7 @@ public final class JavaEmitter {
     /** Relative path → source text. */
     public Map<String, String> emit() {
         Map<String, String> files = new LinkedHashMap<>();
-        for (TypeSpec type : List.of(functions(), interceptorMethods(), mpi(), constantsClass())) {
+        for (TypeSpec type : List.of(functions(), interceptorMethods(), mpi(), upcalls(), constantsClass())) {
             JavaFile file = JavaFile.builder(PACKAGE, type).addFileComment(HEADER).skipJavaLangImports(true)
                     .indent("    ").build();
             files.put(PACKAGE.replace('.', '/') + "/" + type.name() + ".java", file.toString());
@@ -195,6 +200,41 @@ public final class JavaEmitter {
                     .addStatement("return $N", result)
                     .nextControlFlow("catch ($T $N)", Throwable.class, failure)
                     .addStatement("throw $T.rethrow($T.$N, $N)", DOWNCALLS, FUNCTIONS, f.name(), failure)
+                    .endControlFlow();
+            t.addMethod(b.build());
+        }
+        return t.build();
+    }
+
+    private TypeSpec upcalls() {
+        TypeSpec.Builder t = TypeSpec.classBuilder("Upcalls").addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+                .addJavadoc("What the upcall stub of each MPI function runs: the interceptor's method with its faults"
+                        + "\ncontained (see UpcallSite). Used by the runtime only.\n")
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        for (MpiFunction f : intercepted()) {
+            Method m = method(f);
+            String it = m.names().newName("interceptor");
+            String site = m.names().newName("site");
+            String start = m.names().newName("start");
+            String result = m.names().newName("result");
+            String failure = m.names().newName("failure");
+            TypeName ret = m.returns();
+            TypeName box = ret.box();
+            MethodSpec.Builder b = MethodSpec.methodBuilder(f.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                    .returns(ret).addJavadoc("The upcall of {@code $L}.\n", f.name())
+                    .addParameter(INTERCEPTOR_METHODS, it).addParameter(UPCALL_SITE, site);
+            m.builder().build().parameters().forEach(b::addParameter);
+            b.addStatement("long $N = $N.start()", start, site).beginControlFlow("try");
+            String call = f.name() + "(" + m.arguments() + ")";
+            switch (f.name()) {
+                case "MPI_Init", "MPI_Init_thread" -> b.addStatement("$T $N = $N.$L", ret, result, it, call)
+                        .addStatement("$N.afterInit($N)", site, result).addStatement("return $N", result);
+                case "MPI_Finalize" -> b.addStatement("$N.beforeFinalize()", site).addStatement("return $N.$L", it, call);
+                default -> b.addStatement("return $N.$L", it, call);
+            }
+            b.nextControlFlow("catch ($T $N)", Throwable.class, failure)
+                    .addStatement("return ($T) $N.recover($N, $N$L)", box, site, failure, start,
+                            m.arguments().isEmpty() ? "" : ", " + m.arguments())
                     .endControlFlow();
             t.addMethod(b.build());
         }

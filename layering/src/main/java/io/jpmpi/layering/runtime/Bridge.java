@@ -1,7 +1,5 @@
 package io.jpmpi.layering.runtime;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
@@ -17,7 +15,11 @@ import java.lang.invoke.MethodHandle;
  */
 @SuppressWarnings("restricted") // FFM is what this class is for; the JVM is started with --enable-native-access
 public final class Bridge {
-    static final long VERSION = 1;
+    static final long VERSION = 2;
+    private static final long RESOLVE = 1;
+    private static final long INSTALL = 2;
+    private static final long RELINK = 3;
+    private static final long MESSAGE = 4;
     /** Everything: addresses handed over by C are read through this segment, without allocating. */
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
@@ -29,10 +31,8 @@ public final class Bridge {
     final String version;
     final int nlevels;
     private final String[] slotNames;
-    private final MethodHandle resolve;
-    private final MethodHandle install;
-    private final MethodHandle relink;
-    private final MethodHandle message;
+    /** The core's one entry point: int64_t call(int64_t op, int64_t a, int64_t b, int64_t c). */
+    private final MethodHandle call;
 
     private Bridge(long address) {
         this.address = address;
@@ -49,13 +49,8 @@ public final class Bridge {
         }
         this.implementation = string(pointer(24));
         this.version = string(pointer(32));
-        Linker linker = Linker.nativeLinker();
-        this.resolve = linker.downcallHandle(MemorySegment.ofAddress(pointer(40)),
-                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_INT));
-        this.install = linker.downcallHandle(MemorySegment.ofAddress(pointer(48)),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-        this.relink = linker.downcallHandle(MemorySegment.ofAddress(pointer(56)), FunctionDescriptor.ofVoid());
-        this.message = linker.downcallHandle(MemorySegment.ofAddress(pointer(104)), FunctionDescriptor.ofVoid(ADDRESS));
+        this.call = Linker.nativeLinker().downcallHandle(MemorySegment.ofAddress(pointer(40)),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         this.nlevels = (int) ALL.get(JAVA_LONG, address + 112);
     }
 
@@ -97,40 +92,34 @@ public final class Bridge {
         return slotNames[slot];
     }
 
-    /** The definition a call of slot made at depth {@code depth} reaches (0 if none). */
-    long resolve(int depth, int slot) {
+    private long call(long op, long a, long b, long c) {
         try {
-            return (long) resolve.invokeExact(depth, slot);
+            return (long) call.invokeExact(op, a, b, c);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
     }
 
+    /** The definition a call of slot made at depth {@code depth} reaches (0 if none). */
+    long resolve(int depth, int slot) {
+        return call(RESOLVE, depth, slot, 0);
+    }
+
     void install(int level, int slot, long function) {
-        int rc;
-        try {
-            rc = (int) install.invokeExact(level, slot, function);
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-        if (rc != 0) {
+        if (call(INSTALL, level, slot, function) != 0) {
             throw new IllegalStateException("the dispatcher refused slot " + slot + " of level " + level);
         }
     }
 
     void relink() {
-        try {
-            relink.invokeExact();
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        call(RELINK, 0, 0, 0);
     }
 
     /** One line on stderr, prefixed with jpmpi and the rank. */
     public void message(String line) {
         try (Arena arena = Arena.ofConfined()) {
-            message.invokeExact(arena.allocateFrom(line.replace('\n', ' ')));
-        } catch (Throwable t) {
+            call(MESSAGE, arena.allocateFrom(line.replace('\n', ' ')).address(), 0, 0);
+        } catch (RuntimeException e) {
             System.err.println("jpmpi: " + line);
         }
     }

@@ -5,6 +5,7 @@ import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.InterceptorMethods;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.MpiFunctions;
+import io.jpmpi.layering.generated.Upcalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -31,17 +32,12 @@ import java.util.ServiceLoader;
  */
 @SuppressWarnings("restricted") // FFM is what this class is for; the JVM is started with --enable-native-access
 final class JavaLevel {
-    private static final MethodHandle AFTER_INIT;
-    private static final MethodHandle BEFORE_FINALIZE;
     private static final MethodHandle PCONTROL;
 
     static {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            AFTER_INIT = lookup.findStatic(JavaLevel.class, "afterInit",
-                    MethodType.methodType(int.class, Interceptor.class, int.class));
-            BEFORE_FINALIZE = lookup.findVirtual(Interceptor.class, "beforeFinalize", MethodType.methodType(void.class));
-            PCONTROL = lookup.findVirtual(JavaLevel.class, "pcontrol", MethodType.methodType(int.class, int.class));
+            PCONTROL = MethodHandles.lookup().findVirtual(JavaLevel.class, "pcontrol",
+                    MethodType.methodType(int.class, int.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -96,9 +92,10 @@ final class JavaLevel {
         }
         List<Interceptor> found = new ArrayList<>();
         try {
+            java.util.Set<String> own = ownServices(loader);
             for (Interceptor i : ServiceLoader.load(Interceptor.class, loader)) {
-                if (i.getClass().getClassLoader() == loader) {
-                    found.add(i);
+                if (own.contains(i.getClass().getName())) {
+                    found.add(i); // listed by this jar (not by another jar of the class path)
                 }
             }
         } catch (ServiceConfigurationError e) {
@@ -116,6 +113,27 @@ final class JavaLevel {
                     + Interceptor.class.getName() + ") in META-INF/services/" + Interceptor.class.getName());
         }
         return new JavaLevel(runtime, index, entry, found);
+    }
+
+    /** The class names the jar's own services file lists. */
+    private static java.util.Set<String> ownServices(LevelClassLoader loader) throws ServiceConfigurationError {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        try {
+            var urls = loader.findResources("META-INF/services/" + Interceptor.class.getName());
+            while (urls.hasMoreElements()) {
+                try (var in = urls.nextElement().openStream()) {
+                    for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\\R")) {
+                        String name = line.replaceAll("#.*", "").trim();
+                        if (!name.isEmpty()) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new ServiceConfigurationError("cannot read the services file: " + e.getMessage(), e);
+        }
+        return names;
     }
 
     static String oneLine(String s) {
@@ -146,30 +164,25 @@ final class JavaLevel {
                     continue;
                 }
                 String name = MpiFunctions.name(id);
+                MethodType neutral = Shapes.neutralType(MpiFunctions.neutral(id));
                 MethodHandle target;
                 try {
-                    target = MethodHandles.publicLookup().findVirtual(InterceptorMethods.class, name,
-                            Shapes.neutralType(MpiFunctions.neutral(id))).bindTo(it);
+                    target = MethodHandles.publicLookup().findStatic(Upcalls.class, name,
+                            neutral.insertParameterTypes(0, InterceptorMethods.class, UpcallSite.class));
                 } catch (ReflectiveOperationException e) {
                     throw new LevelException("cannot bind " + c.getName() + "." + name + ": " + e);
                 }
-                if ((id == init || id == initThread) && afterInit) {
-                    target = MethodHandles.filterReturnValue(target, AFTER_INIT.bindTo(it));
-                }
-                if (id == fin && beforeFinalize) {
-                    target = MethodHandles.foldArguments(target, BEFORE_FINALIZE.bindTo(it));
-                }
+                UpcallSite site = new UpcallSite(this, it, id, afterInit, beforeFinalize);
+                target = MethodHandles.insertArguments(target, 0, it, site);
                 FunctionDescriptor fd = Shapes.descriptor(shape);
                 target = MethodHandles.explicitCastArguments(target, fd.toMethodType());
-                target = FaultSite.contain(this, c.getName(), id, target, true);
                 stubs[i][id] = linker.upcallStub(target, fd, Arena.global()).address();
                 stubCount++;
             }
         }
         if (anyPcontrol) {
             FunctionDescriptor fd = Shapes.descriptor("II");
-            MethodHandle target = FaultSite.contain(this, "pcontrol", MpiFunctions.MPI_Pcontrol, PCONTROL.bindTo(this), false);
-            pcontrolStub = linker.upcallStub(target, fd, Arena.global()).address();
+            pcontrolStub = linker.upcallStub(PCONTROL.bindTo(this), fd, Arena.global()).address();
             stubCount++;
         }
         for (int id = 0; id < MpiFunctions.COUNT; id++) {
@@ -263,23 +276,29 @@ final class JavaLevel {
         runtime.relink();
     }
 
+    /** One line on stderr about this level. */
+    void report(String line) {
+        runtime.bridge.message("level " + index + " '" + entry + "': " + line);
+    }
+
     int stubCount() {
         return stubCount;
     }
 
-    @SuppressWarnings("unused") // through AFTER_INIT
-    private static int afterInit(Interceptor it, int rc) {
-        if (rc == 0) {
-            it.afterInit();
-        }
-        return rc;
-    }
-
+    /** MPI_Pcontrol, delivered by the core to this level: every interceptor overriding pcontrol, in order. */
     @SuppressWarnings("unused") // through PCONTROL
     private int pcontrol(int level) {
         for (Interceptor it : interceptors) {
-            if (!off && declares(it.getClass(), "pcontrol", int.class)) {
-                it.pcontrol(level);
+            try {
+                if (!off && declares(it.getClass(), "pcontrol", int.class)) {
+                    it.pcontrol(level);
+                }
+            } catch (Throwable t) {
+                try {
+                    fault(it.getClass().getName(), "MPI_Pcontrol", t);
+                } catch (Throwable ignored) {
+                    // the core delivers Pcontrol on to the next levels whatever happens here
+                }
             }
         }
         return 0;

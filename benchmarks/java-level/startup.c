@@ -1,0 +1,43 @@
+/*
+ * startup.c - what a Java level adds to MPI_Init: the wall time of MPI_Init (with a Java level the
+ * dispatcher starts the JVM inside the first MPI call, before the library's MPI_Init) and the
+ * resident set after it. Prints "startup <config> init_ms=<ms> rss_kb=<kB>"; run.sh runs it in
+ * alternating configurations and reports medians and differences.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "VmRSS:", 6) == 0) {
+            sscanf(line + 6, "%ld", &kb);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return kb;
+}
+
+int main(int argc, char **argv)
+{
+    const char *config = argc > 1 ? argv[1] : "run";
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    MPI_Init(&argc, &argv);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        printf("startup %s init_ms=%.1f rss_kb=%ld\n", config, ms, rss_kb());
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,145 @@
+package io.jpmpi.layering.runtime;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.jpmpi.layering.generated.MpiFunctions;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+/**
+ * The training run of the AOT cache the build makes (layering/pom.xml, JDK 25+): runs the real
+ * start of a Java level - Boot.start with a jar holding {@link TrainingLevel} - against a bridge
+ * made here in native memory instead of the dispatcher's (the same layout; its functions are
+ * upcalls into this class, its "MPI library" answers MPI_Comm_rank and MPI_Send with success),
+ * then calls through the installed stubs, so the classes, linkage and method-handle forms a rank
+ * needs at its first MPI call come from the cache.
+ */
+@SuppressWarnings("restricted") // FFM is what it trains
+public final class Train {
+    private static final List<Long> INSTALLED = new ArrayList<>();
+    private static long bottomCommRank;
+    private static long bottomSend;
+
+    private Train() {
+    }
+
+    /** The core's bridge_call, for the training: resolve, install, relink, message. */
+    static long call(long op, long a, long b, long c) {
+        if (op == 1) {
+            return Bridge.get().slotName((int) b).equals("MPI_Send") ? bottomSend : bottomCommRank;
+        }
+        if (op == 2 && c != 0) {
+            INSTALLED.add((b << 48) | c);
+        }
+        return 0;
+    }
+
+    static int commRank(long comm, long rank) {
+        return 0;
+    }
+
+    static int send(long buf, int count, long datatype, int dest, int tag, long comm) {
+        return 0;
+    }
+
+    private static MemorySegment upcall(String name, FunctionDescriptor fd) throws ReflectiveOperationException {
+        MethodHandle mh = MethodHandles.lookup().findStatic(Train.class, name, fd.toMethodType());
+        return Linker.nativeLinker().upcallStub(mh, fd, Arena.global());
+    }
+
+    public static void main(String[] args) throws Throwable {
+        Arena arena = Arena.global();
+        bottomCommRank = upcall("commRank", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG)).address();
+        bottomSend = upcall("send", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT,
+                JAVA_LONG)).address();
+        List<String> names = new ArrayList<>();
+        for (int id = 0; id < MpiFunctions.COUNT; id++) {
+            if (MpiFunctions.shape("openmpi", id) != null) {
+                names.add(MpiFunctions.name(id));
+            }
+        }
+        MemorySegment slotNames = arena.allocate(8L * names.size(), 8);
+        for (int i = 0; i < names.size(); i++) {
+            slotNames.setAtIndex(ADDRESS, i, arena.allocateFrom(names.get(i)));
+        }
+        String[] handles = "MPI_Comm,MPI_Datatype,MPI_Errhandler,MPI_File,MPI_Group,MPI_Info,MPI_Message,MPI_Op,MPI_Request,MPI_Win"
+                .split(",");
+        MemorySegment types = arena.allocate(24L * handles.length, 8);
+        for (int i = 0; i < handles.length; i++) {
+            types.set(ADDRESS, 24L * i, arena.allocateFrom(handles[i]));
+            types.set(JAVA_LONG, 24L * i + 8, 8);
+            types.set(JAVA_LONG, 24L * i + 16, 1);
+        }
+        MemorySegment status = arena.allocate(32, 8);
+        status.set(JAVA_LONG, 0, 24);
+        status.set(JAVA_LONG, 8, 0);
+        status.set(JAVA_LONG, 16, 4);
+        status.set(JAVA_LONG, 24, 8);
+        MemorySegment b = arena.allocate(120, 8);
+        b.set(JAVA_LONG, 0, Bridge.VERSION);
+        b.set(JAVA_LONG, 8, names.size());
+        b.set(ADDRESS, 16, slotNames);
+        b.set(ADDRESS, 24, arena.allocateFrom("openmpi"));
+        b.set(ADDRESS, 32, arena.allocateFrom("training"));
+        b.set(ADDRESS, 40, upcall("call", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG)));
+        b.set(ADDRESS, 64, types);
+        b.set(JAVA_LONG, 72, handles.length);
+        b.set(ADDRESS, 80, MemorySegment.NULL);
+        b.set(JAVA_LONG, 88, 0);
+        b.set(ADDRESS, 96, status);
+        b.set(JAVA_LONG, 112, 1);
+
+        Path jar = Files.createTempFile("jpmpi-training", ".jar");
+        try {
+            try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+                out.putNextEntry(new JarEntry("META-INF/services/io.jpmpi.layering.Interceptor"));
+                out.write((TrainingLevel.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+            String failure = Boot.start(b.address(), new String[] {jar.toString()}, new int[] {0});
+            if (failure != null) {
+                throw new IllegalStateException("training start failed: " + failure);
+            }
+        } finally {
+            Files.deleteIfExists(jar);
+        }
+        // The hot path: C calls the installed stubs, they call the "library" below.
+        MethodHandle commRank = null;
+        MethodHandle send = null;
+        for (long entry : INSTALLED) {
+            MemorySegment fn = MemorySegment.ofAddress(entry & 0xFFFF_FFFF_FFFFL);
+            String name = Bridge.get().slotName((int) (entry >>> 48));
+            if (name.equals("MPI_Comm_rank")) {
+                commRank = Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+            } else if (name.equals("MPI_Send")) {
+                send = Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT,
+                        JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG));
+            }
+        }
+        if (commRank == null || send == null) {
+            throw new IllegalStateException("training level was not installed");
+        }
+        int failures = 0;
+        for (int i = 0; i < 20_000; i++) {
+            failures += (int) commRank.invokeExact(0L, 0L) + (int) send.invokeExact(0L, 0, 0L, 0, 0, 0L);
+        }
+        if (failures != 0) {
+            throw new IllegalStateException("training calls failed");
+        }
+        System.out.println("jpmpi: AOT training done (" + INSTALLED.size() + " upcall stubs installed)");
+    }
+}
