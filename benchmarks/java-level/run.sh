@@ -59,15 +59,19 @@ function med(text,    arr, m, i, j, t) {
     return (m % 2) ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
 }
 $1 == "java-noop-level" && $3 != "bottom" { k = $2 " " $3; d[k] = d[k] " " ($6 + 0); n[k] = n[k] " " ($4 + 0) }
-$1 == "startup" { split($3, a, "="); split($4, r, "="); ms[$2] = ms[$2] " " a[2]; kb[$2] = kb[$2] " " r[2] }
+$1 == "startup" {
+    split($3, a, "="); split($4, r, "="); split($5, an, "="); split($6, fi, "=")
+    ms[$2] = ms[$2] " " a[2]; kb[$2] = kb[$2] " " r[2]; anon[$2] = anon[$2] " " an[2]; file[$2] = file[$2] " " fi[2]
+}
 END {
     print "per call (one no-op Java level; in-process median of variant - bottom, [min .. max] over runs):"
     for (k in d) { x = med(d[k]); l = lo; h = hi; printf "  %-22s %+7.2f ns  [%+.2f .. %+.2f]  (%.2f ns/call)\n", k, x, l, h, med(n[k]) }
-    base_ms = med(ms["none"]); base_kb = med(kb["none"])
+    base_ms = med(ms["none"]); base_kb = med(kb["none"]); base_anon = med(anon["none"]); base_file = med(file["none"])
     print "MPI_Init and resident set (median over runs, [min .. max]):"
     split("none java-plain java-aot", order, " ")
     for (i = 1; i <= 3; i++) {
         c = order[i]; x = med(ms[c]); l = lo; h = hi; y = med(kb[c]); yl = lo; yh = hi
-        printf "  %-11s init %7.1f ms [%.1f .. %.1f]  (+%.1f ms)   rss %6.1f MB [%.1f .. %.1f]  (+%.1f MB)\n", c, x, l, h, x - base_ms, y / 1024, yl / 1024, yh / 1024, (y - base_kb) / 1024
+        printf "  %-11s init %7.1f ms [%.1f .. %.1f]  (+%.1f ms)   rss %6.1f MB [%.1f .. %.1f]  (+%.1f MB:", c, x, l, h, x - base_ms, y / 1024, yl / 1024, yh / 1024, (y - base_kb) / 1024
+        printf " +%.1f anonymous, +%.1f file-backed/shared)\n", (med(anon[c]) - base_anon) / 1024, (med(file[c]) - base_file) / 1024
     }
 }' "$out"

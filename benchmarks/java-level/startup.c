@@ -1,7 +1,9 @@
 /*
  * startup.c - what a Java level adds to MPI_Init: the wall time of MPI_Init (with a Java level the
  * dispatcher starts the JVM inside the first MPI call, before the library's MPI_Init) and the
- * resident set after it. Prints "startup <config> init_ms=<ms> rss_kb=<kB>"; run.sh runs it in
+ * resident set after it, in all and split into anonymous memory (private to the rank) and file
+ * or shared memory (libjvm's code, the AOT cache: shared by the ranks of a node). Prints
+ * "startup <config> init_ms=<ms> rss_kb=<kB> anon_kb=<kB> file_kb=<kB>"; run.sh runs it in
  * alternating configurations and reports medians and differences.
  */
 #include <mpi.h>
@@ -9,14 +11,16 @@
 #include <string.h>
 #include <time.h>
 
-static long rss_kb(void)
+/* A "Name:   123 kB" field of /proc/self/status. */
+static long status_kb(const char *name)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = -1;
+    size_t n = strlen(name);
     while (f && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            sscanf(line + 6, "%ld", &kb);
+        if (strncmp(line, name, n) == 0 && line[n] == ':') {
+            sscanf(line + n + 1, "%ld", &kb);
         }
     }
     if (f) {
@@ -36,7 +40,8 @@ int main(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
-        printf("startup %s init_ms=%.1f rss_kb=%ld\n", config, ms, rss_kb());
+        printf("startup %s init_ms=%.1f rss_kb=%ld anon_kb=%ld file_kb=%ld\n", config, ms, status_kb("VmRSS"),
+               status_kb("RssAnon"), status_kb("RssFile") + status_kb("RssShmem"));
     }
     MPI_Finalize();
     return 0;

@@ -6,7 +6,8 @@
 #             ordinary way (mpicc -shared), knowing nothing of jpmpi;
 #   programs  pingpong (C), pingpong_cxx (C++), pingpong_mpif (Fortran, mpif.h),
 #             pingpong_usempi (Fortran, use mpi), threads (MPI_THREAD_MULTIPLE), soak (timed ring
-#             traffic), sendloop (one cheap call in a loop), stubapp
+#             traffic), sendloop (one cheap call in a loop), preinit (MPI calls before MPI_Init),
+#             stubapp
 #             (linked with -lmpiprofilesupport against the stub in $(OUT)/stub).
 # The Java tests (src/test/java) run them under mpirun / mpiexec.
 
@@ -17,7 +18,7 @@ TEST_CXXFLAGS := -O2 -fPIC -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX=1 -DMPICH_SK
 TEST_FFLAGS := -O2 -Wall
 TEST_LOG_NAMES := a b c
 TEST_TOOLS := $(foreach n,$(TEST_LOG_NAMES),liblog$(n).so) libself.so libcount.so libcount2.so
-TEST_PROGRAMS := pingpong pingpong_cxx pingpong_mpif pingpong_usempi threads stubapp soak sendloop
+TEST_PROGRAMS := pingpong pingpong_cxx pingpong_mpif pingpong_usempi threads stubapp soak sendloop preinit
 STUB_DIR := $(abspath $(OUT)/stub)
 
 .PHONY: tests
@@ -51,6 +52,10 @@ $(TESTOUT)/$(1)/pingpong: $(TSRC)/programs/pingpong.c
 	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
 
 $(TESTOUT)/$(1)/soak: $(TSRC)/programs/soak.c
+	@mkdir -p $$(@D)
+	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
+
+$(TESTOUT)/$(1)/preinit: $(TSRC)/programs/preinit.c
 	@mkdir -p $$(@D)
 	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
 
