@@ -219,6 +219,9 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     add(&opts, NULL, "-XX:MaxMetaspaceSize=128m");
     add(&opts, NULL, "-Xlog:disable");
     add(&opts, NULL, "-Xlog:all=warning:stderr");
+    /* The AOT cache is an optimisation: where part of it does not fit (JDK 25 reports adapter
+     * blobs it cannot link), the JVM falls back quietly instead of warning on every rank. */
+    add(&opts, NULL, "-Xlog:aot*=error:stderr");
     add(&opts, NULL, "--enable-native-access=ALL-UNNAMED");
     add(&opts, NULL, "-Djpmpi.jdk.major=%d", major);
     add(&opts, (void *)vm_vfprintf, "vfprintf");
