@@ -393,6 +393,11 @@ static int64_t bridge_call(int64_t op, int64_t a, int64_t b, int64_t c)
     case JPMPI_OP_MESSAGE:
         say_line((const char *)(intptr_t)a);
         return 0;
+    case JPMPI_OP_RESOLVE_ALL:
+        for (int64_t slot = 0; slot < c && slot < JPMPI_NSLOTS; slot++) {
+            ((int64_t *)(intptr_t)b)[slot] = (int64_t)(intptr_t)resolve((int)a, (int)slot);
+        }
+        return 0;
     default:
         return -1;
     }

@@ -59,7 +59,8 @@ enum jpmpi_bridge_op {
     JPMPI_OP_RESOLVE = 1, /* (depth, slot)      -> the definition a call at depth reaches, or 0 */
     JPMPI_OP_INSTALL = 2, /* (level, slot, fn)  -> 0, or -1: a Java level's definition (0: none) */
     JPMPI_OP_RELINK = 3,  /* ()                 -> 0: re-point every table and GOT */
-    JPMPI_OP_MESSAGE = 4  /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
+    JPMPI_OP_MESSAGE = 4, /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
+    JPMPI_OP_RESOLVE_ALL = 5 /* (depth, int64_t *out, n) -> 0: out[slot] = RESOLVE(depth, slot) */
 };
 struct jpmpi_bridge {
     int64_t version;                                  /*   0 */

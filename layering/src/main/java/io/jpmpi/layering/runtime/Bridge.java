@@ -20,6 +20,7 @@ public final class Bridge {
     private static final long INSTALL = 2;
     private static final long RELINK = 3;
     private static final long MESSAGE = 4;
+    private static final long RESOLVE_ALL = 5;
     /** Everything: addresses handed over by C are read through this segment, without allocating. */
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
@@ -103,6 +104,15 @@ public final class Bridge {
     /** The definition a call of slot made at depth {@code depth} reaches (0 if none). */
     long resolve(int depth, int slot) {
         return call(RESOLVE, depth, slot, 0);
+    }
+
+    /** {@link #resolve} of every slot at once: one native call instead of one per slot. */
+    long[] resolveAll(int depth) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(8L * nslots, 8);
+            call(RESOLVE_ALL, depth, out.address(), nslots);
+            return out.toArray(JAVA_LONG);
+        }
     }
 
     void install(int level, int slot, long function) {

@@ -234,13 +234,15 @@ final class JavaLevel {
 
     /** Points every call position of this level at the chain as it is now. */
     void refresh() {
+        long[] here = runtime.bridge.resolveAll(index);
+        long[] under = runtime.bridge.resolveAll(index + 1);
         for (int id = 0; id < MpiFunctions.COUNT; id++) {
             int slot = runtime.slotOf(id);
             if (slot < 0) {
                 continue;
             }
-            long below = runtime.bridge.resolve(index + 1, slot);
-            same.set(id, off ? below : runtime.bridge.resolve(index, slot));
+            long below = under[slot];
+            same.set(id, off ? below : here[slot]);
             this.below.set(id, below);
             for (int i = 0; i < interceptors.size(); i++) {
                 long inJar = off ? 0 : top(id, i + 1);

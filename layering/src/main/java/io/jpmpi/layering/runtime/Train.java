@@ -45,6 +45,12 @@ public final class Train {
         if (op == 2 && c != 0) {
             INSTALLED.add((b << 48) | c);
         }
+        if (op == 5) {
+            MemorySegment out = MemorySegment.ofAddress(b).reinterpret(8 * c);
+            for (int slot = 0; slot < c; slot++) {
+                out.setAtIndex(JAVA_LONG, slot, call(1, a, slot, 0));
+            }
+        }
         return 0;
     }
 
