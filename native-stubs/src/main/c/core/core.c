@@ -453,8 +453,7 @@ static void start_java(void)
     bridge = (struct jpmpi_bridge){
         .version = JPMPI_BRIDGE_VERSION, .nslots = JPMPI_NSLOTS, .slot_names = jpmpi_slot_names,
         .impl_id = jpmpi_impl_id, .impl_version = jpmpi_impl_version, .call = bridge_call,
-        .types = types, .ntypes = *ntypes, .constants = constants, .nconstants = *nconstants, .status = status,
-        .nlevels = nlevels};
+        .types = types, .ntypes = *ntypes, .constants = constants, .nconstants = *nconstants, .status = status};
     char err[1024];
     int culprit = -1;
     if (jpmpi_java_start(&bridge, jars, njars, &java_times, &culprit, err, sizeof err) != 0) {

@@ -52,7 +52,7 @@ struct jpmpi_abi_status {
  * is passed once, as a long, and Java reads the fields at these fixed offsets (every field is 8
  * bytes; keep the two in step, BRIDGE_VERSION says which layout this is).
  */
-#define JPMPI_BRIDGE_VERSION 2
+#define JPMPI_BRIDGE_VERSION 1
 /* What the Java runtime asks of the core, through the one function `call` (one FFM downcall
  * handle serves them all, which keeps the JVM's start short). */
 enum jpmpi_bridge_op {
@@ -69,15 +69,11 @@ struct jpmpi_bridge {
     const char *impl_id;                              /*  24 */
     const char *impl_version;                         /*  32 */
     int64_t (*call)(int64_t op, int64_t a, int64_t b, int64_t c); /* 40: enum jpmpi_bridge_op */
-    int64_t reserved48;                               /*  48 */
-    int64_t reserved56;                               /*  56 */
-    const struct jpmpi_abi_type *types;               /*  64 */
-    int64_t ntypes;                                   /*  72 */
-    const struct jpmpi_abi_constant *constants;       /*  80 */
-    int64_t nconstants;                               /*  88 */
-    const struct jpmpi_abi_status *status;            /*  96 */
-    int64_t reserved104;                              /* 104 */
-    int64_t nlevels;                                  /* 112 */
+    const struct jpmpi_abi_type *types;               /*  48 */
+    int64_t ntypes;                                   /*  56 */
+    const struct jpmpi_abi_constant *constants;       /*  64 */
+    int64_t nconstants;                               /*  72 */
+    const struct jpmpi_abi_status *status;            /*  80 */
 };
 
 struct jpmpi_java_level {

@@ -1,7 +1,6 @@
 package io.jpmpi.layering;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
@@ -103,9 +102,5 @@ public final class Level {
         if (rc != 0) {
             throw new IllegalStateException(what + " returned MPI error " + rc);
         }
-    }
-
-    static long scratchLong() {
-        return CallMarks.state().scratch.get(JAVA_LONG, 0);
     }
 }

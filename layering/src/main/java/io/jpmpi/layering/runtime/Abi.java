@@ -22,20 +22,20 @@ public final class Abi {
 
     static {
         Bridge b = Bridge.get();
-        long types = b.pointer(64);
-        long ntypes = b.pointer(72);
+        long types = b.pointer(Bridge.TYPES);
+        long ntypes = b.pointer(Bridge.NTYPES);
         for (long i = 0; i < ntypes; i++) {
             long entry = types + 24 * i;
             HANDLE_SIZES.put(Bridge.string(Bridge.ALL.get(JAVA_LONG, entry)), Bridge.ALL.get(JAVA_LONG, entry + 8));
         }
-        long constants = b.pointer(80);
-        long nconstants = b.pointer(88);
+        long constants = b.pointer(Bridge.CONSTANTS);
+        long nconstants = b.pointer(Bridge.NCONSTANTS);
         for (long i = 0; i < nconstants; i++) {
             long entry = constants + 24 * i;
             boolean present = Bridge.ALL.get(JAVA_LONG, entry + 16) != 0;
             VALUES.put(Bridge.string(Bridge.ALL.get(JAVA_LONG, entry)), present ? Bridge.ALL.get(JAVA_LONG, entry + 8) : MISSING);
         }
-        long status = b.pointer(96);
+        long status = b.pointer(Bridge.STATUS);
         STATUS_SIZE = (int) Bridge.ALL.get(JAVA_LONG, status);
         STATUS_SOURCE = (int) Bridge.ALL.get(JAVA_LONG, status + 8);
         STATUS_TAG = (int) Bridge.ALL.get(JAVA_LONG, status + 16);

@@ -15,7 +15,19 @@ import java.lang.invoke.MethodHandle;
  */
 @SuppressWarnings("restricted") // FFM is what this class is for; the JVM is started with --enable-native-access
 public final class Bridge {
-    static final long VERSION = 2;
+    static final long VERSION = 1;
+    /** Field offsets of struct jpmpi_bridge. */
+    static final long SLOTS = 8;
+    static final long SLOT_NAMES = 16;
+    static final long IMPL_ID = 24;
+    static final long IMPL_VERSION = 32;
+    static final long CALL = 40;
+    static final long TYPES = 48;
+    static final long NTYPES = 56;
+    static final long CONSTANTS = 64;
+    static final long NCONSTANTS = 72;
+    static final long STATUS = 80;
+    static final long SIZE = 88;
     private static final long RESOLVE = 1;
     private static final long INSTALL = 2;
     private static final long RELINK = 3;
@@ -30,7 +42,6 @@ public final class Bridge {
     final int nslots;
     final String implementation;
     final String version;
-    final int nlevels;
     private final String[] slotNames;
     /** The core's one entry point: int64_t call(int64_t op, int64_t a, int64_t b, int64_t c). */
     private final MethodHandle call;
@@ -42,17 +53,16 @@ public final class Bridge {
             throw new IllegalStateException("the dispatcher's bridge is version " + v + ", this runtime reads " + VERSION
                     + " (the dispatcher and the Java runtime come from different builds)");
         }
-        this.nslots = (int) ALL.get(JAVA_LONG, address + 8);
-        long names = pointer(16);
+        this.nslots = (int) pointer(SLOTS);
+        long names = pointer(SLOT_NAMES);
         this.slotNames = new String[nslots];
         for (int i = 0; i < nslots; i++) {
             slotNames[i] = string(ALL.get(JAVA_LONG, names + 8L * i));
         }
-        this.implementation = string(pointer(24));
-        this.version = string(pointer(32));
-        this.call = Linker.nativeLinker().downcallHandle(MemorySegment.ofAddress(pointer(40)),
+        this.implementation = string(pointer(IMPL_ID));
+        this.version = string(pointer(IMPL_VERSION));
+        this.call = Linker.nativeLinker().downcallHandle(MemorySegment.ofAddress(pointer(CALL)),
                 FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-        this.nlevels = (int) ALL.get(JAVA_LONG, address + 112);
     }
 
     static Bridge init(long address) {

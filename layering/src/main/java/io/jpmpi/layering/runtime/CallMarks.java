@@ -59,9 +59,6 @@ public final class CallMarks {
         return state().counts[id];
     }
 
-    static synchronized int newGuard() {
-        return guardCount++;
-    }
 
     /** The guard depths of this thread, with room for guard {@code index}. */
     public static int[] guards(int index) {
@@ -73,7 +70,7 @@ public final class CallMarks {
     }
 
     /** A new guard's index. */
-    public static int allocateGuard() {
-        return newGuard();
+    public static synchronized int allocateGuard() {
+        return guardCount++;
     }
 }

@@ -14,7 +14,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.net.MalformedURLException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,7 +60,8 @@ final class JavaLevel {
     private final CallTargets[] next;
     private final long[][] stubs;
     private long pcontrolStub;
-    private int stubCount;
+    /** Which interceptors override pcontrol (known at install, so Pcontrol needs no reflection). */
+    private final boolean[] pcontrols;
     private volatile boolean off;
 
     private JavaLevel(LevelTable runtime, int index, String entry, List<Interceptor> interceptors) {
@@ -71,6 +71,7 @@ final class JavaLevel {
         this.interceptors = interceptors;
         this.next = new CallTargets[interceptors.size()];
         this.stubs = new long[interceptors.size()][MpiFunctions.COUNT];
+        this.pcontrols = new boolean[interceptors.size()];
         Level level = new Level(index, entry, runtime.bridge.implementation() + " " + runtime.bridge.version(),
                 new Mpi(below), runtime.bridge::message);
         for (int i = 0; i < interceptors.size(); i++) {
@@ -80,10 +81,7 @@ final class JavaLevel {
     }
 
     static JavaLevel load(LevelTable runtime, int index, String entry) throws LevelException {
-        Path jar = Path.of(entry);
-        if (!Files.isReadable(jar)) {
-            throw new LevelException("no such file");
-        }
+        Path jar = Path.of(entry); // the core has checked that it is there
         LevelClassLoader loader;
         try {
             loader = new LevelClassLoader(jar.toUri().toURL(), JavaLevel.class.getClassLoader());
@@ -154,7 +152,8 @@ final class JavaLevel {
             boolean[] over = overridden(c);
             boolean afterInit = declares(c, "afterInit") ;
             boolean beforeFinalize = declares(c, "beforeFinalize");
-            anyPcontrol |= declares(c, "pcontrol", int.class);
+            pcontrols[i] = declares(c, "pcontrol", int.class);
+            anyPcontrol |= pcontrols[i];
             over[init] |= afterInit;
             over[initThread] |= afterInit;
             over[fin] |= beforeFinalize;
@@ -177,13 +176,11 @@ final class JavaLevel {
                 FunctionDescriptor fd = Shapes.descriptor(shape);
                 target = MethodHandles.explicitCastArguments(target, fd.toMethodType());
                 stubs[i][id] = linker.upcallStub(target, fd, Arena.global()).address();
-                stubCount++;
             }
         }
         if (anyPcontrol) {
             FunctionDescriptor fd = Shapes.descriptor("II");
             pcontrolStub = linker.upcallStub(PCONTROL.bindTo(this), fd, Arena.global()).address();
-            stubCount++;
         }
         for (int id = 0; id < MpiFunctions.COUNT; id++) {
             long top = top(id, 0);
@@ -283,16 +280,13 @@ final class JavaLevel {
         runtime.bridge.message("level " + index + " '" + entry + "': " + line);
     }
 
-    int stubCount() {
-        return stubCount;
-    }
-
     /** MPI_Pcontrol, delivered by the core to this level: every interceptor overriding pcontrol, in order. */
     @SuppressWarnings("unused") // through PCONTROL
     private int pcontrol(int level) {
-        for (Interceptor it : interceptors) {
+        for (int i = 0; i < interceptors.size(); i++) {
+            Interceptor it = interceptors.get(i);
             try {
-                if (!off && declares(it.getClass(), "pcontrol", int.class)) {
+                if (!off && pcontrols[i]) {
                     it.pcontrol(level);
                 }
             } catch (Throwable t) {

@@ -95,19 +95,19 @@ public final class Train {
         status.set(JAVA_LONG, 8, 0);
         status.set(JAVA_LONG, 16, 4);
         status.set(JAVA_LONG, 24, 8);
-        MemorySegment b = arena.allocate(120, 8);
+        MemorySegment b = arena.allocate(Bridge.SIZE, 8);
         b.set(JAVA_LONG, 0, Bridge.VERSION);
-        b.set(JAVA_LONG, 8, names.size());
-        b.set(ADDRESS, 16, slotNames);
-        b.set(ADDRESS, 24, arena.allocateFrom("openmpi"));
-        b.set(ADDRESS, 32, arena.allocateFrom("training"));
-        b.set(ADDRESS, 40, upcall("call", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG)));
-        b.set(ADDRESS, 64, types);
-        b.set(JAVA_LONG, 72, handles.length);
-        b.set(ADDRESS, 80, MemorySegment.NULL);
-        b.set(JAVA_LONG, 88, 0);
-        b.set(ADDRESS, 96, status);
-        b.set(JAVA_LONG, 112, 1);
+        b.set(JAVA_LONG, Bridge.SLOTS, names.size());
+        b.set(ADDRESS, Bridge.SLOT_NAMES, slotNames);
+        b.set(ADDRESS, Bridge.IMPL_ID, arena.allocateFrom("openmpi"));
+        b.set(ADDRESS, Bridge.IMPL_VERSION, arena.allocateFrom("training"));
+        b.set(ADDRESS, Bridge.CALL, upcall("call", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG)));
+        b.set(ADDRESS, Bridge.TYPES, types);
+        b.set(JAVA_LONG, Bridge.NTYPES, handles.length);
+        b.set(ADDRESS, Bridge.CONSTANTS, MemorySegment.NULL);
+        b.set(JAVA_LONG, Bridge.NCONSTANTS, 0);
+        b.set(ADDRESS, Bridge.STATUS, status);
 
         Path jar = Files.createTempFile("jpmpi-training", ".jar");
         try {

@@ -67,7 +67,7 @@ class FaultTest {
             assertTrue(line.matcher(report).matches(), "unexpected report: " + report + "\n" + r.describe());
         }
         for (int rank = 0; rank < 2; rank++) {
-            // The level above asked PMPI_Comm_rank? No: Faulty asks nothing after init, so 1.
+            // Faulty asks MPI nothing of its own: the C level sees only the program's MPI_Comm_rank.
             assertEquals(Pingpong.counts(K, rank, 1), r.counts("count", rank), r::describe);
         }
         assertFalse(r.stderr().contains("faulty sends="), "the level is off: its MPI_Finalize never ran\n"
