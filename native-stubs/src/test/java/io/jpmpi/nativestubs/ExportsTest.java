@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
+import io.jpmpi.specs.tool.Toolchain;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,8 +42,8 @@ class ExportsTest {
             expected.add(f.name());
             expected.add(f.pmpiName());
         }
-        assertEquals(expected, exports(lib), impl);
-        String dynamic = run(List.of("readelf", "-d", lib.toString()));
+        assertEquals(expected, Toolchain.exportedSymbols(lib), impl);
+        String dynamic = Toolchain.run(List.of("readelf", "-d", lib.toString()));
         List<String> needed = dynamic.lines().filter(l -> l.contains("(NEEDED)")).toList();
         assertFalse(needed.isEmpty(), dynamic);
         assertTrue(needed.stream().noneMatch(l -> l.contains("libmpi")),
@@ -54,32 +54,8 @@ class ExportsTest {
     @Test
     void stubExportsOnlyTheQueries() throws IOException {
         Path lib = NATIVE.resolve("stub").resolve("libmpiprofilesupport.so");
-        assertEquals(new TreeSet<>(API), exports(lib));
-        assertTrue(run(List.of("readelf", "-d", lib.toString())).contains("Library soname: [libmpiprofilesupport.so]"));
-    }
-
-    private static Set<String> exports(Path lib) throws IOException {
-        Set<String> out = new TreeSet<>();
-        for (String line : run(List.of("nm", "-D", "--defined-only", lib.toString())).split("\n")) {
-            String[] w = line.trim().split("\\s+");
-            if (w.length == 3 && (w[1].equals("T") || w[1].equals("W") || w[1].equals("D") || w[1].equals("B"))) {
-                out.add(w[2]);
-            }
-        }
-        return out;
-    }
-
-    private static String run(List<String> cmd) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        try {
-            if (p.waitFor() != 0) {
-                throw new IOException(cmd + " failed: " + out);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
-        return out;
+        assertEquals(new TreeSet<>(API), Toolchain.exportedSymbols(lib));
+        assertTrue(Toolchain.run(List.of("readelf", "-d", lib.toString()))
+                .contains("Library soname: [libmpiprofilesupport.so]"));
     }
 }

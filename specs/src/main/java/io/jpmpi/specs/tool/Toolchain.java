@@ -130,7 +130,8 @@ public record Toolchain(String id, String name, String cc, String showFlag, Stri
         return out;
     }
 
-    static String run(List<String> command) throws IOException {
+    /** Runs a tool (nm, readelf, a compiler wrapper) and returns its stdout; fails on a non-zero exit. */
+    public static String run(List<String> command) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
