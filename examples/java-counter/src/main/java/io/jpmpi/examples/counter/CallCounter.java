@@ -107,20 +107,14 @@ public final class CallCounter extends Interceptor {
     @Override
     public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
         int rc = pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
-        if (recording) {
-            counts.incrementAndGet(SEND);
-            addBytes(BYTES_SENT, rc, count, datatype);
-        }
+        record(SEND, BYTES_SENT, rc, count, datatype);
         return rc;
     }
 
     @Override
     public int MPI_Isend(long buf, int count, long datatype, int dest, int tag, long comm, long request) {
         int rc = pmpi().MPI_Isend(buf, count, datatype, dest, tag, comm, request);
-        if (recording) {
-            counts.incrementAndGet(ISEND);
-            addBytes(BYTES_SENT, rc, count, datatype);
-        }
+        record(ISEND, BYTES_SENT, rc, count, datatype);
         return rc;
     }
 
@@ -149,10 +143,7 @@ public final class CallCounter extends Interceptor {
     @Override
     public int MPI_Irecv(long buf, int count, long datatype, int source, int tag, long comm, long request) {
         int rc = pmpi().MPI_Irecv(buf, count, datatype, source, tag, comm, request);
-        if (recording) {
-            counts.incrementAndGet(IRECV);
-            addBytes(BYTES_RECV, rc, count, datatype); // an upper bound, see the class comment
-        }
+        record(IRECV, BYTES_RECV, rc, count, datatype); // an upper bound, see the class comment
         return rc;
     }
 
@@ -161,30 +152,21 @@ public final class CallCounter extends Interceptor {
     @Override
     public int MPI_Bcast(long buffer, int count, long datatype, int root, long comm) {
         int rc = pmpi().MPI_Bcast(buffer, count, datatype, root, comm);
-        if (recording) {
-            counts.incrementAndGet(BCAST);
-            addBytes(BYTES_COLL, rc, count, datatype);
-        }
+        record(BCAST, BYTES_COLL, rc, count, datatype);
         return rc;
     }
 
     @Override
     public int MPI_Reduce(long sendbuf, long recvbuf, int count, long datatype, long op, int root, long comm) {
         int rc = pmpi().MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-        if (recording) {
-            counts.incrementAndGet(REDUCE);
-            addBytes(BYTES_COLL, rc, count, datatype);
-        }
+        record(REDUCE, BYTES_COLL, rc, count, datatype);
         return rc;
     }
 
     @Override
     public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
         int rc = pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-        if (recording) {
-            counts.incrementAndGet(ALLREDUCE);
-            addBytes(BYTES_COLL, rc, count, datatype);
-        }
+        record(ALLREDUCE, BYTES_COLL, rc, count, datatype);
         return rc;
     }
 
@@ -195,6 +177,14 @@ public final class CallCounter extends Interceptor {
             counts.incrementAndGet(BARRIER);
         }
         return rc;
+    }
+
+    /** One call of counter {@code call}, and its bytes in counter {@code bytes}, while recording. */
+    private void record(int call, int bytes, int rc, int count, long datatype) {
+        if (recording) {
+            counts.incrementAndGet(call);
+            addBytes(bytes, rc, count, datatype);
+        }
     }
 
     /**
