@@ -6,6 +6,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname -- "${BASH_SOURCE[0]}")/scripts/lib.sh"
+jpmpi_allow_root
 
 jpmpi_ensure_packages || exit 1
 jpmpi_find_jdk || exit 1

@@ -11,6 +11,7 @@
 #   jpmpi_find_jdk         export JAVA_HOME (JDK >= 22) and put its bin/ first on PATH
 #   jpmpi_ensure_packages  make sure the MPI toolchains and build tools are installed
 #   jpmpi_mvn ARGS...      run the Maven wrapper in batch mode from the repository root
+#   jpmpi_allow_root       let Open MPI run as root (export OMPI_ALLOW_RUN_AS_ROOT*)
 #
 # Environment knobs:
 #   JAVA_HOME              tried first by jpmpi_find_jdk
@@ -39,11 +40,14 @@ JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ m
 : "${JPMPI_MPICH_MPIEXEC:=mpiexec.hydra}"
 export JPMPI_OMPI_MPICC JPMPI_OMPI_MPIRUN JPMPI_MPICH_MPICC JPMPI_MPICH_MPIEXEC
 
-# Open MPI refuses to start as root unless told that this is deliberate
-# (containers and CI runners usually run as root).
-if [[ "$(id -u)" -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+# jpmpi_allow_root: Open MPI refuses to start as root unless told that this is
+# deliberate (containers and CI runners usually run as root). The project's own
+# scripts (tests, demo, benchmarks) say so; bin/jpmpi leaves that to the user.
+jpmpi_allow_root() {
+    if [[ "$(id -u)" -eq 0 ]]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+}
 
 jpmpi_log() {
     printf 'jpmpi: %s\n' "$*" >&2
@@ -106,7 +110,8 @@ _jpmpi_describe_jdk() {
 
 # jpmpi_find_jdk: export JAVA_HOME pointing at a complete JDK >= 22 and put
 # $JAVA_HOME/bin first on PATH. $JAVA_HOME wins if it qualifies; otherwise the
-# highest qualifying version under $JPMPI_JVM_DIRS (default /usr/lib/jvm).
+# highest qualifying version under $JPMPI_JVM_DIRS (default /usr/lib/jvm), with a
+# note on stderr unless JPMPI_QUIET_JDK is set.
 jpmpi_find_jdk() {
     local min=$JPMPI_MIN_JAVA chosen="" chosen_version="" v major d root
     local -a roots=() candidates=() inventory=()
@@ -168,7 +173,7 @@ jpmpi_find_jdk() {
         return 1
     fi
 
-    if [[ "$chosen" != "${JAVA_HOME:-}" ]]; then
+    if [[ "$chosen" != "${JAVA_HOME:-}" && -z "${JPMPI_QUIET_JDK:-}" ]]; then
         jpmpi_log "using JDK $chosen_version at $chosen ($java_home_note)"
     fi
     JAVA_HOME="$chosen"

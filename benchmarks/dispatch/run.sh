@@ -11,6 +11,7 @@ runs=${2:-5}
 calls=${3:-2000000}
 rounds=${4:-21}
 source "$root/scripts/lib.sh"
+jpmpi_allow_root
 lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
 if [ ! -f "$lib" ]; then
     jpmpi_find_jdk

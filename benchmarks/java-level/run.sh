@@ -15,6 +15,7 @@ runs=${2:-11}
 calls=${3:-2000000}
 rounds=${4:-21}
 source "$root/scripts/lib.sh"
+jpmpi_allow_root
 jpmpi_find_jdk
 lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
 rt="$root/layering/target/jpmpi-java"

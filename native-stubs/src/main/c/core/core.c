@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <mpi.h>
 #include "jpmpi_core.h"
+#include "jpmpi_settings.h"
 
 struct level {
     const char *entry;          /* the entry-list item */
@@ -43,7 +44,7 @@ static struct level levels[JPMPI_MAX_LEVELS];
 static int nlevels;
 static jpmpi_fn bottom[JPMPI_NSLOTS];
 static struct jpmpi_entry_list entries;
-static const char *entry_source = "JPMPI_TOOLS_ENTRY";
+static const char *entry_source = JPMPI_SETTING_TOOLS_ENTRY;
 static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
 static int early_state;  /* 0: not yet, 1: MPI present and entry list parsed, -1: inert */
@@ -521,10 +522,10 @@ static void early(void)
     Dl_info info;
     dladdr1((void *)bottom[JPMPI_SLOT_MPI_Init], &info, (void **)&bottom_map, RTLD_DL_LINKMAP);
 
-    const char *text = getenv("JPMPI_TOOLS_ENTRY");
+    const char *text = getenv(JPMPI_SETTING_TOOLS_ENTRY);
     if (text == NULL) {
-        text = getenv("OMPI_MCA_ompi_tools_entry");
-        entry_source = "OMPI_MCA_ompi_tools_entry";
+        text = getenv(JPMPI_SETTING_TOOLS_ENTRY_ALIAS);
+        entry_source = JPMPI_SETTING_TOOLS_ENTRY_ALIAS;
     }
     char err[512];
     if (jpmpi_entry_parse(text, &entries, err, sizeof err) != 0) {

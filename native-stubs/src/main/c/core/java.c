@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "jpmpi_core.h"
+#include "jpmpi_settings.h"
 
 #define JPMPI_MIN_JDK 22
 #define MAX_OPTIONS 64
@@ -163,14 +164,15 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     /* Until the JVM runs, what fails is the JDK or the runtime, which every Java level needs:
      * name the first one. */
     *culprit = njars > 0 ? jars[0].level : -1;
-    const char *home = getenv("JPMPI_JAVA_HOME");
-    const char *home_var = "JPMPI_JAVA_HOME";
+    const char *home = getenv(JPMPI_SETTING_JAVA_HOME);
+    const char *home_var = JPMPI_SETTING_JAVA_HOME;
     if (home == NULL || *home == '\0') {
-        home = getenv("JAVA_HOME");
-        home_var = "JAVA_HOME";
+        home = getenv(JPMPI_SETTING_JAVA_HOME_ALIAS);
+        home_var = JPMPI_SETTING_JAVA_HOME_ALIAS;
     }
     if (home == NULL || *home == '\0') {
-        snprintf(err, errlen, "Java levels need a JDK >= %d, and neither JPMPI_JAVA_HOME nor JAVA_HOME is set",
+        snprintf(err, errlen, "Java levels need a JDK >= %d, and neither " JPMPI_SETTING_JAVA_HOME " nor "
+                 JPMPI_SETTING_JAVA_HOME_ALIAS " is set",
                  JPMPI_MIN_JDK);
         return -1;
     }
@@ -184,9 +186,9 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         snprintf(err, errlen, "%s=%s is JDK %d; Java levels need a JDK >= %d", home_var, home, major, JPMPI_MIN_JDK);
         return -1;
     }
-    const char *classpath = getenv("JPMPI_JAVA_CLASSPATH");
+    const char *classpath = getenv(JPMPI_SETTING_JAVA_CLASSPATH);
     if (classpath == NULL || *classpath == '\0') {
-        snprintf(err, errlen, "JPMPI_JAVA_CLASSPATH is not set; it names the jpmpi Java runtime "
+        snprintf(err, errlen, JPMPI_SETTING_JAVA_CLASSPATH " is not set; it names the jpmpi Java runtime "
                  "(the jpmpi launcher sets it)");
         return -1;
     }
@@ -228,7 +230,7 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     add(&opts, (void *)vm_exit, "exit");
     add(&opts, (void *)vm_abort, "abort");
     char archive[4096];
-    const char *aot = getenv("JPMPI_JAVA_AOT");
+    const char *aot = getenv(JPMPI_SETTING_JAVA_AOT);
     if (aot) {
         snprintf(archive, sizeof archive, "%s", aot);
     } else {
@@ -242,7 +244,7 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         }
     }
     static char extra[4096];
-    const char *user = getenv("JPMPI_JAVA_OPTIONS");
+    const char *user = getenv(JPMPI_SETTING_JAVA_OPTIONS);
     if (user) {
         snprintf(extra, sizeof extra, "%s", user);
         for (char *save = NULL, *tok = strtok_r(extra, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -260,14 +262,14 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     if (rc != JNI_OK) {
         snprintf(err, errlen, "the JVM (%s) did not start: JNI_CreateJavaVM returned %d%s", libjvm, (int)rc,
                  rc == JNI_EEXIST ? " (this process already has a JVM)"
-                 : rc == JNI_EINVAL ? " (an option was refused; see JPMPI_JAVA_OPTIONS)" : "");
+                 : rc == JNI_EINVAL ? " (an option was refused; see " JPMPI_SETTING_JAVA_OPTIONS ")" : "");
         return -1;
     }
     jclass boot = (*env)->FindClass(env, "io/jpmpi/layering/runtime/Boot");
     if (boot == NULL) {
         (*env)->ExceptionClear(env);
         snprintf(err, errlen, "the jpmpi Java runtime (io.jpmpi.layering.runtime.Boot) is not on "
-                 "JPMPI_JAVA_CLASSPATH=%s", classpath);
+                 JPMPI_SETTING_JAVA_CLASSPATH "=%s", classpath);
         return -1;
     }
     jmethodID start = (*env)->GetStaticMethodID(env, boot, "start", "(J[Ljava/lang/String;[I)Ljava/lang/String;");

@@ -54,6 +54,7 @@ public final class DispatcherEmitter {
         files.put("jpmpi_slots.h", slotsHeader());
         files.put("jpmpi_dispatch.c", dispatchSource());
         files.put("jpmpi_abi.c", new AbiEmitter(spec, constants, impl).emit());
+        files.put("jpmpi_settings.h", SettingsHeaderEmitter.emit());
         return files;
     }
 

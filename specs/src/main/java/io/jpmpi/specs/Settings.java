@@ -1,0 +1,184 @@
+package io.jpmpi.specs;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one table of jpmpi's configuration: every environment variable any part of jpmpi reads.
+ *
+ * <p>A name is never written by hand: it is derived as {@code JPMPI_<AREA>_<KEY>} from the
+ * setting's area and key. The dispatcher's C core reads the names from a header generated from
+ * this table ({@code jpmpi_settings.h}), the launcher's {@code --help} and {@code jpmpi config}
+ * print it, and the configuration section of tools-entry/README.md is checked against it.
+ */
+public final class Settings {
+    /** Who reads a setting. */
+    public enum Reader {
+        /** The C dispatcher in every rank (libmpiprofilesupport.so). */
+        DISPATCHER("dispatcher"),
+        /** The Java runtime of Java levels, in every rank. */
+        JAVA_LEVELS("Java levels"),
+        /** The built-in tools, in every rank. */
+        TOOLS("tools"),
+        /** The jpmpi launcher and the scripts (demo, doctor), on the node that starts the job. */
+        LAUNCHER("launcher");
+
+        public final String label;
+
+        Reader(String label) {
+            this.label = label;
+        }
+    }
+
+    /**
+     * One setting.
+     *
+     * @param area         the first part of the name (TOOLS, JAVA, OUTPUT, ...)
+     * @param key          the second part
+     * @param reader       who reads it
+     * @param defaultValue what applies when it is unset, in words
+     * @param description  one sentence
+     * @param alias        another variable read when this one is unset (or null)
+     */
+    public record Setting(String area, String key, Reader reader, String defaultValue, String description,
+                          String alias) {
+        public Setting {
+            Objects.requireNonNull(area);
+            Objects.requireNonNull(key);
+            Objects.requireNonNull(reader);
+            Objects.requireNonNull(defaultValue);
+            Objects.requireNonNull(description);
+            if (!area.matches("[A-Z][A-Z0-9]*") || !key.matches("[A-Z][A-Z0-9_]*")) {
+                throw new IllegalArgumentException("area and key are upper-case words: " + area + " " + key);
+            }
+        }
+
+        /** The environment variable: {@code JPMPI_<AREA>_<KEY>}. */
+        public String env() {
+            return "JPMPI_" + area + "_" + key;
+        }
+
+        /** Its value in {@code environment}, else the alias's, else empty. */
+        public Optional<String> value(Map<String, String> environment) {
+            String v = environment.get(env());
+            if ((v == null || v.isEmpty()) && alias != null) {
+                v = environment.get(alias);
+            }
+            return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v);
+        }
+
+        /** Its value in this process's environment. */
+        public Optional<String> value() {
+            return value(System.getenv());
+        }
+    }
+
+    private static final List<Setting> ALL;
+
+    static {
+        List<Setting> s = new ArrayList<>();
+        s.add(new Setting("TOOLS", "ENTRY", Reader.DISPATCHER, "no levels",
+                "The entry list, top level first: C tool libraries (path/libx.so or a bare name), interceptor"
+                        + " jars, keywords v, vv, fort, preload; the launcher also takes built-in tool names.",
+                "OMPI_MCA_ompi_tools_entry"));
+        s.add(new Setting("JAVA", "HOME", Reader.DISPATCHER, "JAVA_HOME",
+                "The JDK (>= 22) whose libjvm.so the ranks start for Java levels.", "JAVA_HOME"));
+        s.add(new Setting("JAVA", "CLASSPATH", Reader.DISPATCHER, "set by the launcher",
+                "The jpmpi Java runtime jars (layering), colon-separated.", null));
+        s.add(new Setting("JAVA", "AOT", Reader.DISPATCHER, "jpmpi-jdk<N>.aot beside the runtime jar",
+                "The AOT cache (JDK >= 25) or CDS archive that makes the JVM start fast.", null));
+        s.add(new Setting("JAVA", "OPTIONS", Reader.DISPATCHER, "none",
+                "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
+        s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
+                "Where the built-in tools write their results (the launcher's --output).", null));
+        for (Implementation impl : Implementation.values()) {
+            s.add(new Setting(impl.area(), "MPICC", Reader.LAUNCHER, impl.mpicc,
+                    impl.displayName + "'s C compiler wrapper (demo and doctor compile with it).", null));
+            s.add(new Setting(impl.area(), "MPIRUN", Reader.LAUNCHER, impl.mpirun,
+                    impl.displayName + "'s launcher (doctor's smoke run and the demo use it).", null));
+        }
+        Map<String, Setting> byName = new LinkedHashMap<>();
+        for (Setting setting : s) {
+            if (byName.put(setting.env(), setting) != null) {
+                throw new IllegalStateException("two settings named " + setting.env());
+            }
+        }
+        ALL = Collections.unmodifiableList(s);
+    }
+
+    /** The MPI implementations the launcher knows, for their per-implementation settings. */
+    public enum Implementation {
+        OPENMPI("openmpi", "Open MPI", "mpicc.openmpi", "mpirun.openmpi"),
+        MPICH("mpich", "MPICH", "mpicc.mpich", "mpiexec.hydra");
+
+        public final String id;
+        public final String displayName;
+        public final String mpicc;
+        public final String mpirun;
+
+        Implementation(String id, String displayName, String mpicc, String mpirun) {
+            this.id = id;
+            this.displayName = displayName;
+            this.mpicc = mpicc;
+            this.mpirun = mpirun;
+        }
+
+        String area() {
+            return id.toUpperCase(Locale.ROOT);
+        }
+
+        public Setting mpiccSetting() {
+            return get(area(), "MPICC");
+        }
+
+        public Setting mpirunSetting() {
+            return get(area(), "MPIRUN");
+        }
+    }
+
+    private Settings() {
+    }
+
+    /** Every setting, in the order the docs list them. */
+    public static List<Setting> all() {
+        return ALL;
+    }
+
+    /** The setting {@code JPMPI_<area>_<key>}; fails if there is none. */
+    public static Setting get(String area, String key) {
+        for (Setting s : ALL) {
+            if (s.area().equals(area) && s.key().equals(key)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("no setting JPMPI_" + area + "_" + key);
+    }
+
+    public static final Setting TOOLS_ENTRY = get("TOOLS", "ENTRY");
+    public static final Setting JAVA_HOME = get("JAVA", "HOME");
+    public static final Setting JAVA_CLASSPATH = get("JAVA", "CLASSPATH");
+    public static final Setting JAVA_AOT = get("JAVA", "AOT");
+    public static final Setting JAVA_OPTIONS = get("JAVA", "OPTIONS");
+    public static final Setting OUTPUT_DIR = get("OUTPUT", "DIR");
+
+    /** The table as Markdown, as tools-entry/README.md shows it. */
+    public static String markdown() {
+        StringBuilder b = new StringBuilder();
+        b.append("| variable | read by | default | what |\n|---|---|---|---|\n");
+        for (Setting s : ALL) {
+            b.append("| `").append(s.env()).append('`');
+            if (s.alias() != null) {
+                b.append(" (else `").append(s.alias()).append("`)");
+            }
+            b.append(" | ").append(s.reader().label).append(" | ").append(s.defaultValue()).append(" | ")
+                    .append(s.description().replace("|", "\\|")).append(" |\n");
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,27 @@
+package io.jpmpi.tools;
+
+import java.io.PrintWriter;
+import java.util.Map;
+
+/**
+ * What a command works with: the installation, the environment and where to print. Tests make
+ * their own; {@link Main} uses the process's.
+ */
+public record Context(Layout layout, Map<String, String> env, PrintWriter out, PrintWriter err) {
+    public static Context ofProcess() {
+        return new Context(Layout.current(), System.getenv(), new PrintWriter(System.out, true),
+                new PrintWriter(System.err, true));
+    }
+
+    /** The one-line refusal format every command uses. */
+    public void complain(String line) {
+        err.println("jpmpi: " + line);
+        err.flush();
+    }
+
+    /** A progress note on stderr (stdout stays the wrapped program's). */
+    public void note(String line) {
+        err.println("jpmpi: " + line);
+        err.flush();
+    }
+}

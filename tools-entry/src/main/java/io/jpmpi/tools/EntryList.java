@@ -1,0 +1,190 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.specs.tool.Toolchain;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.zip.ZipFile;
+
+/**
+ * An entry list (JPMPI_TOOLS_ENTRY syntax, plus the short names of jpmpi's own tools) checked on
+ * the node that launches the job, so a bad item stops the job before any rank starts, and
+ * rendered for the ranks with every tool as an absolute path.
+ */
+public record EntryList(List<Item> items) {
+    /** The services file that lists a Java level's interceptors. */
+    public static final String SERVICES = "META-INF/services/io.jpmpi.layering.Interceptor";
+    public static final Set<String> KEYWORDS = Set.of("v", "vv", "fort", "fortran", "preload");
+
+    public enum Kind {
+        KEYWORD, C_TOOL, JAVA_LEVEL
+    }
+
+    /** One item: as written, and what it resolved to (the keyword itself, or an absolute path). */
+    public record Item(String written, Kind kind, String resolved) {
+    }
+
+    /**
+     * Parses and checks {@code text} for a job on {@code impl}; fails with {@link ExitCode#BAD_ENTRY}
+     * naming the first item that does not resolve.
+     */
+    public static EntryList resolve(String text, Layout layout, MpiImpl impl, Map<String, String> env)
+            throws JpmpiException {
+        List<Item> items = new ArrayList<>();
+        if (text == null || text.isBlank()) {
+            return new EntryList(List.of());
+        }
+        String[] parts = text.split(",", -1);
+        for (int i = 0; i < parts.length; i++) {
+            String w = parts[i].trim();
+            String where = "tool list item " + (i + 1) + " '" + w + "'";
+            if (w.isEmpty()) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, "tool list item " + (i + 1) + " is empty (in '" + text + "')");
+            }
+            if (KEYWORDS.contains(w)) {
+                items.add(new Item(w, Kind.KEYWORD, w));
+                continue;
+            }
+            Optional<BuiltinTools.Tool> builtin = BuiltinTools.byName(w);
+            Path path;
+            if (builtin.isPresent()) {
+                path = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(ExitCode.BAD_ENTRY,
+                        where + ": the built-in tool is not built (" + builtin.get().howToBuild() + ")"));
+            } else if (w.contains("/") || w.endsWith(".so") || w.endsWith(".jar")) {
+                path = Path.of(w).toAbsolutePath().normalize();
+            } else {
+                path = findLibrary("lib" + w + ".so", env).orElseThrow(() -> new JpmpiException(ExitCode.BAD_ENTRY,
+                        where + ": neither a built-in tool (" + String.join(", ", BuiltinTools.names())
+                                + ") nor a keyword nor lib" + w + ".so on LD_LIBRARY_PATH or in the linker cache"));
+            }
+            if (!Files.isRegularFile(path)) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": no such file " + path);
+            }
+            if (path.toString().endsWith(".jar")) {
+                checkJar(path, where);
+                items.add(new Item(w, Kind.JAVA_LEVEL, path.toString()));
+            } else {
+                checkCTool(path, where);
+                items.add(new Item(w, Kind.C_TOOL, path.toString()));
+            }
+        }
+        return new EntryList(List.copyOf(items));
+    }
+
+    /** The list as the ranks' dispatcher reads it. */
+    public String render() {
+        return String.join(",", items.stream().map(Item::resolved).toList());
+    }
+
+    public boolean hasJava() {
+        return items.stream().anyMatch(i -> i.kind == Kind.JAVA_LEVEL);
+    }
+
+    public boolean preload() {
+        return items.stream().anyMatch(i -> i.kind == Kind.KEYWORD && i.resolved.equals("preload"));
+    }
+
+    public boolean isEmpty() {
+        return items.stream().noneMatch(i -> i.kind != Kind.KEYWORD);
+    }
+
+    public List<String> cTools() {
+        return items.stream().filter(i -> i.kind == Kind.C_TOOL).map(Item::resolved).toList();
+    }
+
+    /** The interceptor classes a jar's services file lists (comments and blanks skipped). */
+    public static List<String> interceptorsOf(Path jar) throws IOException {
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            var e = zip.getEntry(SERVICES);
+            if (e == null) {
+                return List.of();
+            }
+            try (InputStream in = zip.getInputStream(e)) {
+                List<String> out = new ArrayList<>();
+                for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                    String t = line.replaceFirst("#.*", "").trim();
+                    if (!t.isEmpty()) {
+                        out.add(t);
+                    }
+                }
+                return out;
+            }
+        }
+    }
+
+    private static void checkJar(Path jar, String where) throws JpmpiException {
+        List<String> classes;
+        try {
+            classes = interceptorsOf(jar);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": not a readable jar (" + e.getMessage() + ")");
+        }
+        if (classes.isEmpty()) {
+            throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": has no interceptor (a Java level lists its"
+                    + " io.jpmpi.layering.Interceptor subclasses in " + SERVICES + ")");
+        }
+    }
+
+    private static void checkCTool(Path lib, String where) throws JpmpiException {
+        byte[] magic = new byte[4];
+        try (InputStream in = Files.newInputStream(lib)) {
+            if (in.readNBytes(magic, 0, 4) < 4 || !Arrays.equals(magic, new byte[] {0x7f, 'E', 'L', 'F'})) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": not a shared library (no ELF header)");
+            }
+            Set<String> symbols = Toolchain.exportedSymbols(lib);
+            if (symbols.stream().noneMatch(s -> s.startsWith("MPI_") || s.startsWith("mpi_"))) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": defines no MPI_ function, so it is not a PMPI tool");
+            }
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": cannot read it (" + e.getMessage() + ")");
+        }
+    }
+
+    /** {@code file} where the dynamic loader would find it: LD_LIBRARY_PATH, the linker cache, the default dirs. */
+    static Optional<Path> findLibrary(String file, Map<String, String> env) {
+        Set<String> dirs = new LinkedHashSet<>();
+        for (String d : env.getOrDefault("LD_LIBRARY_PATH", "").split(File.pathSeparator)) {
+            if (!d.isEmpty()) {
+                dirs.add(d);
+            }
+        }
+        for (String d : dirs) {
+            Path p = Path.of(d, file);
+            if (Files.isRegularFile(p)) {
+                return Optional.of(p.toAbsolutePath());
+            }
+        }
+        try {
+            for (String line : Toolchain.run(List.of("/sbin/ldconfig", "-p")).split("\n")) {
+                String t = line.trim();
+                int arrow = t.lastIndexOf(" => ");
+                if (t.startsWith(file + " ") && arrow > 0 && t.contains("x86-64") == isX86()) {
+                    return Optional.of(Path.of(t.substring(arrow + 4)));
+                }
+            }
+        } catch (IOException e) {
+            // no linker cache: the default directories below
+        }
+        for (String d : List.of("/lib", "/usr/lib", "/lib64", "/usr/lib64")) {
+            Path p = Path.of(d, file);
+            if (Files.isRegularFile(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isX86() {
+        return System.getProperty("os.arch").equals("amd64");
+    }
+}

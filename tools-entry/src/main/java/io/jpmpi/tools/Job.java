@@ -1,0 +1,152 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.specs.Settings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A launcher command made ready to run through jpmpi: which MPI it is, the entry list checked,
+ * and the variables the ranks (only they) get, inserted in the launcher's own syntax.
+ *
+ * @param command     the command to start
+ * @param launcherEnv variables added to the launcher's own environment (srun only: values with commas)
+ * @param rankEnv     what the ranks get
+ */
+public record Job(List<String> command, Map<String, String> launcherEnv, Map<String, String> rankEnv, MpiImpl impl,
+                  Launcher launcher, Optional<Application> application, EntryList entries) {
+
+    /** What a job is asked to be. */
+    public record Request(List<String> launcherCommand, String tools, Path output, Optional<MpiImpl> mpi,
+                          boolean checkApplication) {
+    }
+
+    /** Plans {@code request}; nothing is started. */
+    public static Job plan(Layout layout, Request request, Map<String, String> env) throws JpmpiException {
+        List<String> cmd = request.launcherCommand();
+        Launcher launcher = Launcher.identify(cmd.get(0), env);
+        List<String> rest = cmd.subList(1, cmd.size());
+        Optional<Path> appPath = Application.find(rest, env);
+        Optional<Application> app = Optional.empty();
+        if (appPath.isEmpty()) {
+            if (request.checkApplication()) {
+                throw new JpmpiException(ExitCode.NOT_MPI, "no program to run among the launcher's arguments "
+                        + String.join(" ", rest) + " (nothing names an executable file)");
+            }
+        } else {
+            Application a = Application.inspect(appPath.get());
+            app = Optional.of(a);
+            if (request.checkApplication()) {
+                checkIsMpi(a);
+            }
+        }
+        MpiImpl impl = chooseImpl(launcher, app, request.mpi());
+
+        Path dispatcher = layout.dispatcher(impl.id());
+        if (!Files.isRegularFile(dispatcher)) {
+            throw new JpmpiException(ExitCode.NOT_BUILT, "no jpmpi dispatcher for " + impl.displayName() + " ("
+                    + dispatcher + " is missing): build jpmpi where " + impl.mpicc() + " is installed (./mvnw install)");
+        }
+        EntryList entries = EntryList.resolve(request.tools(), layout, impl, env);
+
+        Map<String, String> rank = new LinkedHashMap<>();
+        List<String> preload = new ArrayList<>();
+        if (entries.hasJava()) {
+            Path home = Jdk.forRanks(env);
+            Jdk jdk = Jdk.at(home).orElseThrow(() -> new JpmpiException(ExitCode.NO_JDK,
+                    "Java levels need a JDK >= " + Jdk.MIN_MAJOR + ", and " + home + " is not a JDK (set "
+                            + Settings.JAVA_HOME.env() + ")"));
+            List<String> problems = jdk.problems();
+            if (!problems.isEmpty()) {
+                throw new JpmpiException(ExitCode.NO_JDK, "the JDK for Java levels, " + home + ", cannot serve: "
+                        + String.join("; ", problems) + " (set " + Settings.JAVA_HOME.env() + " to a JDK >= "
+                        + Jdk.MIN_MAJOR + ")");
+            }
+            if (!Files.isRegularFile(layout.javaRuntimeDir().resolve("jpmpi-layering.jar"))) {
+                throw new JpmpiException(ExitCode.NOT_BUILT, "the jpmpi Java runtime is not built ("
+                        + layout.javaRuntimeDir() + "): ./mvnw install -DskipTests");
+            }
+            // The JVM's signal handlers must chain with those the MPI library installs.
+            preload.add(jdk.libjsig().toString());
+            rank.put("JAVA_HOME", jdk.home().toString());
+            rank.put(Settings.JAVA_CLASSPATH.env(), layout.javaClasspath());
+        }
+        preload.add(dispatcher.toString());
+        if (entries.preload()) {
+            preload.addAll(entries.cTools());
+        }
+        String userPreload = env.get("LD_PRELOAD");
+        if (userPreload != null && !userPreload.isBlank()) {
+            preload.add(userPreload);
+        }
+        rank.put("LD_PRELOAD", String.join(":", preload));
+        rank.put(Settings.TOOLS_ENTRY.env(), entries.render());
+        if (request.output() != null) {
+            Path out = request.output().toAbsolutePath().normalize();
+            try {
+                Files.createDirectories(out);
+            } catch (IOException e) {
+                throw new JpmpiException(ExitCode.USAGE, "--output " + out + ": cannot create it (" + e.getMessage() + ")");
+            }
+            rank.put(Settings.OUTPUT_DIR.env(), out.toString());
+        }
+        // Whatever else of the table the user set for the ranks travels with them (Open MPI forwards
+        // nothing by itself).
+        for (Settings.Setting s : Settings.all()) {
+            if (s.reader() != Settings.Reader.LAUNCHER && !rank.containsKey(s.env()) && env.get(s.env()) != null
+                    && !s.env().equals(Settings.TOOLS_ENTRY.env())) {
+                rank.put(s.env(), env.get(s.env()));
+            }
+        }
+        Launcher.Rewritten rw = launcher.pass(cmd, rank);
+        return new Job(rw.command(), rw.launcherEnv(), rank, impl, launcher, app, entries);
+    }
+
+    private static void checkIsMpi(Application a) throws JpmpiException {
+        switch (a.kind()) {
+            case STATIC -> throw new JpmpiException(ExitCode.NOT_MPI, a.path() + " is statically linked: jpmpi"
+                    + " interposes through the dynamic loader (LD_PRELOAD); link it with the MPI shared library");
+            case DYNAMIC -> {
+                if (a.impl().isEmpty()) {
+                    Optional<String> foreign = a.foreignMpi();
+                    throw new JpmpiException(ExitCode.NOT_MPI, foreign.isPresent()
+                            ? a.path() + " links " + foreign.get() + ", an MPI library jpmpi has no build for"
+                            + " (it has Open MPI and MPICH)"
+                            : a.path() + " is not an MPI program: it links no MPI library (if it loads MPI at run time,"
+                            + " as python with mpi4py does, add --no-app-check)");
+                }
+            }
+            case SCRIPT -> {
+                // A wrapper script: what it runs is its business.
+            }
+        }
+    }
+
+    private static MpiImpl chooseImpl(Launcher launcher, Optional<Application> app, Optional<MpiImpl> asked)
+            throws JpmpiException {
+        Optional<MpiImpl> fromApp = app.flatMap(Application::impl);
+        Optional<MpiImpl> fromLauncher = launcher.impl();
+        if (fromApp.isPresent() && fromLauncher.isPresent() && fromApp.get() != fromLauncher.get()) {
+            throw new JpmpiException(ExitCode.MPI_MISMATCH, "the launcher " + launcher.word() + " belongs to "
+                    + fromLauncher.get().displayName() + " but " + app.get().path() + " is linked against "
+                    + fromApp.get().displayName() + ": start it with " + fromApp.get().mpirun()
+                    + ", or rebuild it with " + fromLauncher.get().mpicc());
+        }
+        Optional<MpiImpl> found = fromApp.or(() -> fromLauncher);
+        if (asked.isPresent()) {
+            if (found.isPresent() && found.get() != asked.get()) {
+                throw new JpmpiException(ExitCode.MPI_MISMATCH, "--mpi " + asked.get().id() + " but the job is "
+                        + found.get().displayName() + "'s (" + (fromApp.isPresent() ? app.get().path() : launcher.word())
+                        + ")");
+            }
+            return asked.get();
+        }
+        return found.orElseThrow(() -> new JpmpiException(ExitCode.NOT_MPI, "cannot tell which MPI "
+                + launcher.word() + " runs (the program is a script): name it with --mpi openmpi|mpich"));
+    }
+}

@@ -1,0 +1,128 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.specs.Settings;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/** {@code jpmpi}: the top command; every subcommand is a class of its own. */
+@Command(name = "jpmpi", mixinStandardHelpOptions = true, versionProvider = JpmpiCommand.Version.class,
+        description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.",
+        subcommands = {RunCommand.class, DoctorCommand.class, FunctionsCommand.class, DemoCommand.class,
+                ConfigCommand.class, CommandLine.HelpCommand.class})
+public final class JpmpiCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    private final Context ctx;
+
+    public JpmpiCommand(Context ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(ctx.err());
+        return ExitCode.USAGE.code;
+    }
+
+    /** Runs {@code args}; returns the exit status. Output goes where {@code ctx} says. */
+    public static int execute(Context ctx, String... args) {
+        CommandLine cl = commandLine(ctx);
+        return cl.execute(args);
+    }
+
+    /** The command tree, wired to {@code ctx}: help footers, error handlers, exit codes. */
+    public static CommandLine commandLine(Context ctx) {
+        CommandLine.IFactory defaults = CommandLine.defaultFactory();
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                try {
+                    return cls.getDeclaredConstructor(Context.class).newInstance(ctx);
+                } catch (NoSuchMethodException e) {
+                    return defaults.create(cls);
+                }
+            }
+        };
+        CommandLine cl = new CommandLine(new JpmpiCommand(ctx), factory);
+        cl.setOut(ctx.out());
+        cl.setErr(ctx.err());
+        cl.getCommandSpec().usageMessage().footer(footer());
+        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().usageMessage().footer(footer()));
+        // Whatever run does not know before `--` comes to it as a word, so that it can tell a missing
+        // `--` (mpirun's own options) from a mistyped option of its own.
+        cl.getSubcommands().get("run").setUnmatchedOptionsArePositionalParams(true);
+        cl.setParameterExceptionHandler(JpmpiCommand::badCommandLine);
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            if (ex instanceof JpmpiException j) {
+                ctx.complain(j.getMessage());
+                return j.exit().code;
+            }
+            ctx.complain("internal error: " + ex + " (please report it with the command line)");
+            return ExitCode.INTERNAL.code;
+        });
+        return cl;
+    }
+
+    private static int badCommandLine(ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        String name = cl.getCommandSpec().qualifiedName();
+        String message = ex.getMessage();
+        if (ex instanceof UnmatchedArgumentException u && cl.getCommandSpec().parent() == null
+                && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+            message = "unknown subcommand '" + u.getUnmatched().get(0) + "' (subcommands: "
+                    + String.join(", ", cl.getSubcommands().keySet()) + ")";
+        }
+        cl.getErr().println(name + ": " + message.lines().findFirst().orElse(message) + " (see " + name + " --help)");
+        cl.getErr().flush();
+        return ExitCode.USAGE.code;
+    }
+
+    /** Exit statuses and configuration, produced from their tables. */
+    static String footer() {
+        StringBuilder b = new StringBuilder("%nEnvironment (jpmpi config shows the values):%n");
+        for (Settings.Setting s : Settings.all()) {
+            b.append(hanging(String.format("  %-24s ", s.env()), s.description()));
+        }
+        b.append("%nExit status:%n");
+        for (ExitCode e : ExitCode.values()) {
+            b.append(hanging(String.format("  %3d  ", e.code), e.meaning));
+        }
+        b.append(hanging("       ", "run returns the launcher's exit status otherwise (128+N when signal N ended it)."));
+        return b.toString();
+    }
+
+    /** {@code head} then {@code text} wrapped at 80 columns, continuation lines under its start. */
+    private static String hanging(String head, String text) {
+        int width = 80;
+        StringBuilder b = new StringBuilder(head);
+        int col = head.length();
+        String indent = " ".repeat(head.length());
+        for (String word : text.split(" ")) {
+            if (col > head.length() && col + 1 + word.length() > width) {
+                b.append("%n").append(indent);
+                col = head.length();
+            } else if (col > head.length()) {
+                b.append(' ');
+                col++;
+            }
+            b.append(word.replace("%", "%%"));
+            col += word.length();
+        }
+        return b.append("%n").toString();
+    }
+
+    /** The version of this build. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = JpmpiCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"jpmpi " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.jpmpi.tools;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The launcher a job is started with, what MPI it belongs to, and how it passes a variable to the
+ * ranks only: Open MPI {@code -x NAME=VALUE}, MPICH's hydra {@code -genv NAME VALUE}, Slurm
+ * {@code --export=ALL,NAME=VALUE} (a value with a comma, which --export cannot carry, goes into
+ * srun's own environment instead, which ALL then forwards; srun itself reads none of jpmpi's).
+ */
+public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl) {
+    public enum Kind {
+        OPEN_MPI, HYDRA, SLURM
+    }
+
+    private static final List<String> OPEN_MPI_NAMES = List.of("orterun", "mpirun.openmpi", "mpiexec.openmpi",
+            "prterun", "prun", "oshrun");
+    private static final List<String> HYDRA_NAMES = List.of("mpiexec.hydra", "mpirun.mpich", "mpiexec.mpich", "hydra");
+    private static final List<String> GENERIC_NAMES = List.of("mpirun", "mpiexec");
+
+    /** Identifies the launcher named by {@code word} (a name on PATH or a path). */
+    public static Launcher identify(String word, Map<String, String> env) throws JpmpiException {
+        Path path = which(word, env).orElseThrow(() -> new JpmpiException(ExitCode.UNKNOWN_LAUNCHER,
+                "launcher '" + word + "' not found" + (word.contains("/") ? "" : " on PATH")));
+        String name = Path.of(word).getFileName().toString();
+        String real;
+        try {
+            real = path.toRealPath().getFileName().toString();
+        } catch (IOException e) {
+            real = name;
+        }
+        if (name.equals("srun") || real.equals("srun")) {
+            return new Launcher(Kind.SLURM, word, path, Optional.empty());
+        }
+        if (OPEN_MPI_NAMES.contains(real) || OPEN_MPI_NAMES.contains(name)) {
+            return new Launcher(Kind.OPEN_MPI, word, path, Optional.of(MpiImpl.OPENMPI));
+        }
+        if (HYDRA_NAMES.contains(real) || HYDRA_NAMES.contains(name)) {
+            return new Launcher(Kind.HYDRA, word, path, Optional.of(MpiImpl.MPICH));
+        }
+        if (!GENERIC_NAMES.contains(name) && !GENERIC_NAMES.contains(real)) {
+            throw new JpmpiException(ExitCode.UNKNOWN_LAUNCHER, "'" + word + "' is not an MPI launcher jpmpi knows"
+                    + " (mpirun, mpiexec, mpiexec.hydra, srun, orterun and their .openmpi/.mpich names)");
+        }
+        // A plain mpirun/mpiexec: ask it.
+        String version = versionOf(path);
+        if (version.contains("Open MPI") || version.contains("OpenRTE")) {
+            return new Launcher(Kind.OPEN_MPI, word, path, Optional.of(MpiImpl.OPENMPI));
+        }
+        if (version.contains("HYDRA")) {
+            return new Launcher(Kind.HYDRA, word, path, Optional.of(MpiImpl.MPICH));
+        }
+        String first = version.lines().findFirst().orElse("nothing");
+        throw new JpmpiException(ExitCode.UNKNOWN_LAUNCHER, "'" + word + "' (" + path
+                + ") is neither Open MPI's nor MPICH's launcher: its --version says '" + first + "'");
+    }
+
+    /** The inserted arguments (right after the launcher's name) and the extra variables of its own environment. */
+    public record Rewritten(List<String> command, Map<String, String> launcherEnv) {
+    }
+
+    /** {@code command} (launcher first) with {@code vars} passed to the ranks only. */
+    public Rewritten pass(List<String> command, Map<String, String> vars) throws JpmpiException {
+        List<String> out = new ArrayList<>();
+        out.add(command.get(0));
+        Map<String, String> own = new java.util.LinkedHashMap<>();
+        switch (kind) {
+            case OPEN_MPI -> vars.forEach((k, v) -> {
+                out.add("-x");
+                out.add(k + "=" + v);
+            });
+            case HYDRA -> vars.forEach((k, v) -> {
+                out.add("-genv");
+                out.add(k);
+                out.add(v);
+            });
+            case SLURM -> {
+                for (String a : command) {
+                    if (a.startsWith("--export")) {
+                        throw new JpmpiException(ExitCode.USAGE, "srun " + a + ": jpmpi run passes its variables with"
+                                + " --export=ALL,...; leave --export out and set variables in the environment");
+                    }
+                }
+                StringBuilder export = new StringBuilder("--export=ALL");
+                vars.forEach((k, v) -> {
+                    if (v.indexOf(',') >= 0) {
+                        own.put(k, v);
+                    } else {
+                        export.append(',').append(k).append('=').append(v);
+                    }
+                });
+                out.add(export.toString());
+            }
+        }
+        out.addAll(command.subList(1, command.size()));
+        return new Rewritten(out, own);
+    }
+
+    /** {@code word} resolved like a shell would: a path as is, a bare name on PATH. */
+    public static Optional<Path> which(String word, Map<String, String> env) {
+        if (word.isEmpty()) {
+            return Optional.empty();
+        }
+        if (word.contains("/")) {
+            Path p = Path.of(word).toAbsolutePath();
+            return Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+        }
+        for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(dir, word);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return Optional.of(p.toAbsolutePath());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String versionOf(Path launcher) throws JpmpiException {
+        return Processes.capture(List.of(launcher.toString(), "--version"));
+    }
+}

@@ -1,0 +1,123 @@
+package io.jpmpi.tools;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Starting the commands jpmpi wraps. */
+public final class Processes {
+    /** How long a launcher gets to take its job down after SIGTERM before it is killed. */
+    static final long TERM_GRACE_SECONDS = 20;
+
+    private Processes() {
+    }
+
+    /**
+     * Runs {@code command} with the terminal (stdin, stdout, stderr) and returns its exit status
+     * (128+N when signal N ended it). If jpmpi itself is told to stop (SIGTERM, SIGINT, SIGHUP) the
+     * launcher gets SIGTERM, so it takes its ranks down, and after a grace period what is left of
+     * its process tree is killed.
+     */
+    public static int runForeground(List<String> command, Map<String, String> extraEnv) throws JpmpiException {
+        ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+        pb.environment().putAll(extraEnv);
+        return waitForwarding(start(pb, command));
+    }
+
+    /** Runs {@code command} with its output in files; at most {@code seconds}; returns its exit status or -1. */
+    public static int runToFiles(List<String> command, Map<String, String> extraEnv, Path stdout, Path stderr,
+                                 Path dir, long seconds) throws JpmpiException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (dir != null) {
+            pb.directory(dir.toFile());
+        }
+        pb.environment().putAll(extraEnv);
+        Process p = start(pb, command);
+        try {
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                stop(p);
+                return -1;
+            }
+            return p.exitValue();
+        } catch (InterruptedException e) {
+            stop(p);
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /**
+     * Runs a short query command ({@code ldd}, {@code mpirun --version}) without LD_PRELOAD and
+     * returns its stdout and stderr together; at most 30 s.
+     */
+    public static String capture(List<String> command) throws JpmpiException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().remove("LD_PRELOAD");
+        Process p = start(pb, command);
+        try {
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+            return new String(out, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "cannot read the output of " + String.join(" ", command)
+                    + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new JpmpiException(ExitCode.INTERNAL, "interrupted: " + String.join(" ", command));
+        }
+    }
+
+    private static Process start(ProcessBuilder pb, List<String> command) throws JpmpiException {
+        try {
+            return pb.start();
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "cannot start " + command.get(0) + ": " + e.getMessage());
+        }
+    }
+
+    private static int waitForwarding(Process p) {
+        Thread hook = new Thread(() -> stop(p), "jpmpi-forward-signal");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            int rc = p.waitFor();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it has the job in hand
+            }
+            return rc;
+        } catch (InterruptedException e) {
+            stop(p);
+            Thread.currentThread().interrupt();
+            return 128 + 2;
+        }
+    }
+
+    /** SIGTERM to the launcher, then SIGKILL to whatever of its tree is left after the grace period. */
+    static void stop(Process p) {
+        if (!p.isAlive()) {
+            return;
+        }
+        List<ProcessHandle> tree = p.descendants().toList();
+        p.destroy();
+        try {
+            if (!p.waitFor(TERM_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        for (ProcessHandle h : tree) {
+            h.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.specs.Settings;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code jpmpi run}: start an MPI job through jpmpi. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run an MPI job with the listed tools in every rank.",
+                "Detects the MPI of the launcher and of the program, picks the matching jpmpi dispatcher and passes"
+                        + " LD_PRELOAD (dispatcher, libjsig.so for Java levels, C tools with 'preload'), the entry list,"
+                        + " JAVA_HOME, the Java runtime and the output directory to the ranks only, in the launcher's"
+                        + " own syntax (Open MPI -x, MPICH -genv, Slurm --export). Returns the launcher's exit"
+                        + " status; SIGTERM and Ctrl-C are passed on to it."},
+        customSynopsis = "jpmpi run [-v] [--dry-run] [--tools LIST] [--output DIR] [--mpi IMPL] [--no-app-check] -- "
+                + "<mpirun|mpiexec|mpiexec.hydra|srun> ARGS...")
+public final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-t", "--tools"}, paramLabel = "LIST",
+            description = "Entry list, top level first: built-in tool names, path/lib.so or a bare C tool name,"
+                    + " interceptor .jar files, keywords v, vv, fort, preload. Default: $JPMPI_TOOLS_ENTRY.")
+    String tools;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Where the tools write (JPMPI_OUTPUT_DIR).")
+    Path output;
+
+    @Option(names = "--mpi", paramLabel = "IMPL", description = "openmpi or mpich, when jpmpi cannot tell"
+            + " (a wrapper script under srun).")
+    String mpi;
+
+    @Option(names = "--no-app-check", description = "Do not require the program to link an MPI library"
+            + " (it loads MPI at run time, as python with mpi4py does).")
+    boolean noAppCheck;
+
+    @Option(names = "--dry-run", description = "Print the command that would run, and stop.")
+    boolean dryRun;
+
+    @Option(names = {"-v", "--verbose"}, description = "Say what was detected and the command run; with a"
+            + " tool list, the ranks print their level table too (keyword v).")
+    boolean verbose;
+
+    @Parameters(paramLabel = "LAUNCHER", arity = "0..*", description = "The launcher command, after --.")
+    List<String> command = List.of();
+
+    private final Context ctx;
+
+    public RunCommand(Context ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws JpmpiException {
+        List<String> launcher = launcherCommand(spec.commandLine().getParseResult().originalArgs(), command);
+        String list = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
+        if (verbose && !list.isBlank() && !List.of(list.split(",")).contains("v")
+                && !List.of(list.split(",")).contains("vv")) {
+            list = "v," + list;
+        }
+        Optional<MpiImpl> asked = Optional.empty();
+        if (mpi != null) {
+            asked = Optional.of(MpiImpl.byId(mpi).orElseThrow(() -> new JpmpiException(ExitCode.USAGE,
+                    "--mpi " + mpi + ": expected openmpi or mpich")));
+        }
+        Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, output, asked, !noAppCheck), ctx.env());
+        if (job.entries().isEmpty()) {
+            ctx.note("no tools listed (--tools or " + Settings.TOOLS_ENTRY.env() + "): the job runs through the"
+                    + " dispatcher with no level");
+        }
+        if (verbose || dryRun) {
+            describe(job);
+        }
+        if (dryRun) {
+            ctx.out().println(Shell.quote(job.command()));
+            ctx.out().flush();
+            return ExitCode.OK.code;
+        }
+        return Processes.runForeground(job.command(), job.launcherEnv());
+    }
+
+    private void describe(Job job) {
+        ctx.note("launcher " + job.launcher().path() + " (" + job.launcher().kind() + "), MPI "
+                + job.impl().displayName() + job.application().map(a -> ", program " + a.path() + " ("
+                + a.kind().name().toLowerCase(java.util.Locale.ROOT) + ")").orElse(""));
+        job.rankEnv().forEach((k, v) -> ctx.note("  ranks get " + k + "=" + v));
+        job.launcherEnv().forEach((k, v) -> ctx.note("  launcher environment " + k + "=" + v));
+    }
+
+    /**
+     * The launcher command: everything after {@code --}. picocli gives the positional words; the
+     * original arguments say whether {@code --} was there and which words came before it.
+     */
+    static List<String> launcherCommand(List<String> original, List<String> positional) throws JpmpiException {
+        int sep = original.indexOf("--");
+        List<String> before = sep < 0 ? positional : positional.subList(0, Math.max(0,
+                positional.size() - (original.size() - sep - 1)));
+        if (!before.isEmpty() && before.get(0).startsWith("-")) {
+            throw new JpmpiException(ExitCode.USAGE, "run: unknown option '" + before.get(0) + "' (see jpmpi run --help)");
+        }
+        if (sep < 0 || !before.isEmpty()) {
+            throw new JpmpiException(ExitCode.NO_SEPARATOR, "run: the launcher command must follow `--`: jpmpi run"
+                    + " [OPTIONS] -- mpirun -np 4 ./app" + (before.isEmpty() ? "" : " (got '"
+                    + String.join(" ", before) + "' before any --)"));
+        }
+        List<String> after = original.subList(sep + 1, original.size());
+        if (after.isEmpty()) {
+            throw new JpmpiException(ExitCode.NO_SEPARATOR, "run: nothing after `--`: name the launcher and the"
+                    + " program, e.g. jpmpi run -- mpirun -np 4 ./app");
+        }
+        return List.copyOf(after);
+    }
+}
