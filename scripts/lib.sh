@@ -16,7 +16,7 @@
 # Environment knobs:
 #   JAVA_HOME              tried first by jpmpi_find_jdk
 #   JPMPI_JVM_DIRS         colon-separated directories scanned for JDKs (default /usr/lib/jvm)
-#   JPMPI_OMPI_MPICC, JPMPI_OMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIEXEC
+#   JPMPI_OPENMPI_MPICC, JPMPI_OPENMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIRUN
 #                          Open MPI / MPICH compiler and launcher commands (defaults are
 #                          Debian's mpicc.openmpi, mpirun.openmpi, mpicc.mpich, mpiexec.hydra)
 
@@ -34,11 +34,11 @@ JPMPI_MIN_JAVA=22
 # Debian packages the build, the tests and the demo need.
 JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils)
 
-: "${JPMPI_OMPI_MPICC:=mpicc.openmpi}"
-: "${JPMPI_OMPI_MPIRUN:=mpirun.openmpi}"
+: "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
+: "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"
 : "${JPMPI_MPICH_MPICC:=mpicc.mpich}"
-: "${JPMPI_MPICH_MPIEXEC:=mpiexec.hydra}"
-export JPMPI_OMPI_MPICC JPMPI_OMPI_MPIRUN JPMPI_MPICH_MPICC JPMPI_MPICH_MPIEXEC
+: "${JPMPI_MPICH_MPIRUN:=mpiexec.hydra}"
+export JPMPI_OPENMPI_MPICC JPMPI_OPENMPI_MPIRUN JPMPI_MPICH_MPICC JPMPI_MPICH_MPIRUN
 
 # jpmpi_allow_root: Open MPI refuses to start as root unless told that this is
 # deliberate (containers and CI runners usually run as root). The project's own
@@ -202,7 +202,7 @@ _jpmpi_missing_debs() {
 # are not on PATH.
 _jpmpi_missing_commands() {
     local c
-    for c in "$JPMPI_OMPI_MPICC" "$JPMPI_OMPI_MPIRUN" "$JPMPI_MPICH_MPICC" "$JPMPI_MPICH_MPIEXEC" \
+    for c in "$JPMPI_OPENMPI_MPICC" "$JPMPI_OPENMPI_MPIRUN" "$JPMPI_MPICH_MPICC" "$JPMPI_MPICH_MPIRUN" \
         gfortran g++ make unzip nm; do
         command -v "$c" >/dev/null 2>&1 || printf '%s\n' "$c"
     done
@@ -210,7 +210,7 @@ _jpmpi_missing_commands() {
 
 _jpmpi_modules_hint() {
     jpmpi_log "  or load modules providing Open MPI >= 4.1 and MPICH >= 4.0 mpicc/mpirun and gfortran"
-    jpmpi_log "  (and point JPMPI_OMPI_MPICC, JPMPI_OMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIEXEC at them)"
+    jpmpi_log "  (and point JPMPI_OPENMPI_MPICC, JPMPI_OPENMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIRUN at them)"
 }
 
 # jpmpi_ensure_packages: make sure Open MPI, MPICH, gfortran, g++, make, unzip

@@ -7,6 +7,7 @@
 #   programs  pingpong (C), pingpong_cxx (C++), pingpong_mpif (Fortran, mpif.h),
 #             pingpong_usempi (Fortran, use mpi), threads (MPI_THREAD_MULTIPLE), soak (timed ring
 #             traffic), sendloop (one cheap call in a loop), preinit (MPI calls before MPI_Init),
+#             hold (a job that stays up until told), exitcode (rank 0 exits with a given status),
 #             stubapp
 #             (linked with -lmpiprofilesupport against the stub in $(OUT)/stub).
 # The Java tests (src/test/java) run them under mpirun / mpiexec.
@@ -18,7 +19,8 @@ TEST_CXXFLAGS := -O2 -fPIC -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX=1 -DMPICH_SK
 TEST_FFLAGS := -O2 -Wall
 TEST_LOG_NAMES := a b c
 TEST_TOOLS := $(foreach n,$(TEST_LOG_NAMES),liblog$(n).so) libself.so libcount.so libcount2.so
-TEST_PROGRAMS := pingpong pingpong_cxx pingpong_mpif pingpong_usempi threads stubapp soak sendloop preinit
+TEST_PROGRAMS := pingpong pingpong_cxx pingpong_mpif pingpong_usempi threads stubapp soak sendloop preinit \
+  hold exitcode
 STUB_DIR := $(abspath $(OUT)/stub)
 
 .PHONY: tests
@@ -31,8 +33,20 @@ $(TESTOUT)/$(1)/liblog$(2).so: $(TSRC)/tools/logtool.c $(TSRC)/tools/testlog.h
 	$(MPICC_$(1)) $(TEST_CFLAGS) -DTOOL_NAME='"$(2)"' -shared -o $$@ $$<
 endef
 
+# Programs built from one C file each with no extra flags.
+TEST_PLAIN_PROGRAMS := pingpong soak preinit sendloop hold exitcode
+
+# $(1) = impl, $(2) = program
+define TEST_PLAIN_PROGRAM
+$(TESTOUT)/$(1)/$(2): $(TSRC)/programs/$(2).c
+	@mkdir -p $$(@D)
+	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
+endef
+
 # $(1) = impl
 define TEST_BUILD
+$(foreach p,$(TEST_PLAIN_PROGRAMS),$(call TEST_PLAIN_PROGRAM,$(1),$(p))
+)
 $(foreach n,$(TEST_LOG_NAMES),$(call TEST_LOGTOOL,$(1),$(n))
 )
 $(TESTOUT)/$(1)/libself.so: $(TSRC)/tools/selftool.c $(TSRC)/tools/testlog.h
@@ -46,22 +60,6 @@ $(TESTOUT)/$(1)/libcount.so: $(TSRC)/tools/counttool.c
 $(TESTOUT)/$(1)/libcount2.so: $(TSRC)/tools/counttool.c
 	@mkdir -p $$(@D)
 	$(MPICC_$(1)) $(TEST_CFLAGS) -DTOOL_NAME='"count2"' -shared -o $$@ $$<
-
-$(TESTOUT)/$(1)/pingpong: $(TSRC)/programs/pingpong.c
-	@mkdir -p $$(@D)
-	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
-
-$(TESTOUT)/$(1)/soak: $(TSRC)/programs/soak.c
-	@mkdir -p $$(@D)
-	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
-
-$(TESTOUT)/$(1)/preinit: $(TSRC)/programs/preinit.c
-	@mkdir -p $$(@D)
-	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
-
-$(TESTOUT)/$(1)/sendloop: $(TSRC)/programs/sendloop.c
-	@mkdir -p $$(@D)
-	$(MPICC_$(1)) $(TEST_CFLAGS) -o $$@ $$<
 
 $(TESTOUT)/$(1)/threads: $(TSRC)/programs/threads.c
 	@mkdir -p $$(@D)

@@ -74,4 +74,17 @@ class DispatcherEmitterTest {
                 () -> new DispatcherEmitter(SPEC, MpiConstants.load(), "lam"));
         assertTrue(e.getMessage().contains("lam"));
     }
+
+    /** The dispatcher reads its environment variables by the names of the one settings table. */
+    @Test
+    void settingsHeaderNamesEveryVariableTheDispatcherReads() {
+        String h = new DispatcherEmitter(SPEC, MpiConstants.load(), "openmpi").emit().get("jpmpi_settings.h");
+        for (io.jpmpi.specs.Settings.Setting s : io.jpmpi.specs.Settings.all()) {
+            String define = "#define JPMPI_SETTING_" + s.area() + "_" + s.key() + " \"" + s.env() + "\"\n";
+            assertEquals(s.reader() == io.jpmpi.specs.Settings.Reader.DISPATCHER, h.contains(define), s::env);
+            if (s.alias() != null && s.reader() == io.jpmpi.specs.Settings.Reader.DISPATCHER) {
+                assertTrue(h.contains("_ALIAS \"" + s.alias() + "\"\n"), s::alias);
+            }
+        }
+    }
 }

@@ -1,0 +1,48 @@
+package io.jpmpi.specs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The configuration table: names derived mechanically, unique, one Markdown row each. */
+class SettingsTest {
+    @Test
+    void namesAreDerivedFromAreaAndKey() {
+        Set<String> seen = new HashSet<>();
+        for (Settings.Setting s : Settings.all()) {
+            assertEquals("JPMPI_" + s.area() + "_" + s.key(), s.env());
+            assertTrue(seen.add(s.env()), s::env);
+        }
+        assertEquals("JPMPI_TOOLS_ENTRY", Settings.TOOLS_ENTRY.env());
+        assertEquals("JPMPI_OPENMPI_MPIRUN", Settings.Implementation.OPENMPI.mpirunSetting().env());
+    }
+
+    @Test
+    void badNamesAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new Settings.Setting("tools", "ENTRY",
+                Settings.Reader.DISPATCHER, "", "", null));
+        assertThrows(IllegalArgumentException.class, () -> Settings.get("NO", "SUCH"));
+    }
+
+    @Test
+    void valuesFallBackToTheAlias() {
+        assertEquals("a.so", Settings.TOOLS_ENTRY.value(Map.of("OMPI_MCA_ompi_tools_entry", "a.so")).orElseThrow());
+        assertEquals("b.so", Settings.TOOLS_ENTRY.value(Map.of("OMPI_MCA_ompi_tools_entry", "a.so",
+                "JPMPI_TOOLS_ENTRY", "b.so")).orElseThrow());
+        assertTrue(Settings.OUTPUT_DIR.value(Map.of("JPMPI_OUTPUT_DIR", "")).isEmpty());
+    }
+
+    @Test
+    void markdownHasARowPerSetting() {
+        String md = Settings.markdown();
+        assertEquals(Settings.all().size() + 2, md.lines().count());
+        for (Settings.Setting s : Settings.all()) {
+            assertTrue(md.contains("| `" + s.env() + "`"), s::env);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.nativestubs.MpiRun;
+import io.jpmpi.nativestubs.MpiRun.Impl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * jpmpi's command line in process (picocli): help, the refusals with their one line and their
+ * exit status, and the launcher commands `run --dry-run` builds (detection is real: the installed
+ * launchers and test programs of native-stubs).
+ */
+class CommandLineTest {
+    private static final String OMPI_PINGPONG = Impl.OPENMPI.file("pingpong");
+    private static final String MPICH_PINGPONG = Impl.MPICH.file("pingpong");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run", "doctor", "functions", "demo", "config"})
+    void everySubcommandHasHelp(String sub) {
+        Cli r = Cli.run(sub, "--help");
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().startsWith("Usage: jpmpi " + sub), r::describe);
+        assertTrue(r.out().contains("JPMPI_TOOLS_ENTRY") && r.out().contains("Exit status:"), r::describe);
+    }
+
+    @Test
+    void topLevelHelpListsSubcommandsEnvironmentAndExitCodes() {
+        Cli r = Cli.run("--help");
+        assertEquals(0, r.exit(), r::describe);
+        for (String s : List.of("run", "doctor", "functions", "demo", "config")) {
+            assertTrue(r.out().contains("  " + s + " "), () -> s + "\n" + r.describe());
+        }
+        for (var s : io.jpmpi.specs.Settings.all()) {
+            assertTrue(r.out().contains(s.env()), s::env);
+        }
+        for (ExitCode e : ExitCode.values()) {
+            assertTrue(r.out().contains(String.format("%3d  ", e.code)), e::name);
+        }
+    }
+
+    @Test
+    void exitCodesAreDistinct() {
+        assertEquals(ExitCode.values().length, java.util.Arrays.stream(ExitCode.values()).mapToInt(e -> e.code).distinct().count());
+    }
+
+    /** One line on stderr, nothing on stdout, the documented status. */
+    private static void refused(Cli r, ExitCode code, String... fragments) {
+        assertEquals(code.code, r.exit(), r::describe);
+        assertEquals("", r.out(), r::describe);
+        assertEquals(1, r.err().lines().count(), r::describe);
+        for (String f : fragments) {
+            assertTrue(r.err().contains(f), () -> "expected '" + f + "'\n" + r.describe());
+        }
+    }
+
+    @Test
+    void unknownSubcommand() {
+        refused(Cli.run("frobnicate"), ExitCode.USAGE, "unknown subcommand 'frobnicate'", "run, doctor");
+    }
+
+    @Test
+    void unknownOptions() {
+        refused(Cli.run("--frob"), ExitCode.USAGE, "--frob");
+        refused(Cli.run("run", "--toolz", "x", "--", "mpirun", OMPI_PINGPONG), ExitCode.USAGE, "unknown option '--toolz'");
+        refused(Cli.run("doctor", "--bogus"), ExitCode.USAGE, "--bogus");
+        refused(Cli.run("functions", "--category", "nonsense"), ExitCode.USAGE, "unknown category 'nonsense'");
+    }
+
+    @Test
+    void launcherWithoutSeparator() {
+        refused(Cli.run("run", "mpirun", "-np", "2", OMPI_PINGPONG), ExitCode.NO_SEPARATOR, "must follow `--`");
+        refused(Cli.run("run"), ExitCode.NO_SEPARATOR, "`--`");
+        refused(Cli.run("run", "--"), ExitCode.NO_SEPARATOR, "nothing after `--`");
+    }
+
+    @Test
+    void unknownLaunchers() {
+        refused(Cli.run("run", "--", "bash", "-c", "true"), ExitCode.UNKNOWN_LAUNCHER, "'bash' is not an MPI launcher");
+        refused(Cli.run("run", "--", "no-such-mpirun", "-np", "2", OMPI_PINGPONG), ExitCode.UNKNOWN_LAUNCHER,
+                "'no-such-mpirun' not found on PATH");
+    }
+
+    @Test
+    void entriesThatDoNotResolve(@TempDir Path dir) throws IOException {
+        refused(Cli.run("run", "--tools", "/nonexistent/tool.jar", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "item 1 '/nonexistent/tool.jar'", "no such file");
+        refused(Cli.run("run", "--tools", "v,nosuchtool", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "item 2 'nosuchtool'", "libnosuchtool.so");
+        Path empty = dir.resolve("empty.jar");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(empty))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("README"));
+        }
+        refused(Cli.run("run", "--tools", empty.toString(), "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "has no interceptor");
+        refused(Cli.run("run", "--tools", "/bin/true", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "defines no MPI_ function");
+        refused(Cli.run("run", "--tools", "v,,vv", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY, "item 2 is empty");
+        // From the environment too, when --tools is not given.
+        refused(Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "/nonexistent/x.so"), "run", "--", "mpirun", OMPI_PINGPONG),
+                ExitCode.BAD_ENTRY, "'/nonexistent/x.so'");
+    }
+
+    @Test
+    void programsThatAreNotMpi(@TempDir Path dir) {
+        refused(Cli.run("run", "--", "mpirun", "-np", "2", "/bin/true"), ExitCode.NOT_MPI,
+                "/bin/true is not an MPI program", "--no-app-check");
+        refused(Cli.run("run", "--", "mpirun", "-np", "2", dir.resolve("missing").toString()), ExitCode.NOT_MPI,
+                "no program to run");
+    }
+
+    @Test
+    void launcherAndProgramOfDifferentMpis() {
+        refused(Cli.run("run", "--", "mpirun", "-np", "2", MPICH_PINGPONG), ExitCode.MPI_MISMATCH,
+                "belongs to Open MPI", "linked against MPICH");
+        refused(Cli.run("run", "--", "mpiexec.hydra", "-n", "2", OMPI_PINGPONG), ExitCode.MPI_MISMATCH,
+                "belongs to MPICH", "linked against Open MPI");
+    }
+
+    @Test
+    void theRanksJdkMustBeRecentEnoughForJavaLevels() {
+        String jar = javaCounter();
+        refused(Cli.run(Map.of("JPMPI_JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"), "run", "--tools", jar,
+                "--", "mpirun", OMPI_PINGPONG), ExitCode.NO_JDK, "JDK 17");
+    }
+
+    static String javaCounter() {
+        return Layout.current().javaCounterJar().orElseThrow().toString();
+    }
+
+    private static String dispatcher(Impl impl) {
+        return Layout.current().dispatcher(impl.id).toString();
+    }
+
+    @Test
+    void openMpiGetsDashXBeforeTheProgram() {
+        Cli r = Cli.run("run", "--dry-run", "--tools", javaCounter(), "--", "mpirun", "-np", "2", OMPI_PINGPONG, "7");
+        assertEquals(0, r.exit(), r::describe);
+        List<String> words = List.of(r.out().trim().split(" "));
+        assertEquals("mpirun", words.get(0));
+        int program = words.indexOf(OMPI_PINGPONG);
+        assertEquals(List.of("-np", "2", OMPI_PINGPONG, "7"), words.subList(program - 2, words.size()), r::describe);
+        String jsig = Path.of(System.getProperty("java.home"), "lib/libjsig.so").toString();
+        assertTrue(words.contains("LD_PRELOAD=" + jsig + ":" + dispatcher(Impl.OPENMPI)), r::describe);
+        assertTrue(words.contains("JPMPI_TOOLS_ENTRY=" + javaCounter()), r::describe);
+        assertTrue(words.contains("JAVA_HOME=" + System.getProperty("java.home")), r::describe);
+        assertTrue(words.stream().anyMatch(w -> w.startsWith("JPMPI_JAVA_CLASSPATH=") && w.endsWith("asm.jar")), r::describe);
+        for (int i = 1; i < program - 2; i += 2) {
+            assertEquals("-x", words.get(i), r::describe);
+        }
+    }
+
+    @Test
+    void hydraGetsGenvAndCToolsNeedNoJava() {
+        String tool = Path.of(Impl.MPICH.file("libcount.so")).normalize().toString();
+        Cli r = Cli.run("run", "--dry-run", "--tools", tool + ",preload", "--output", "out-dir", "--",
+                "mpiexec.hydra", "-n", "2", MPICH_PINGPONG);
+        assertEquals(0, r.exit(), r::describe);
+        String line = r.out().trim();
+        assertTrue(line.startsWith("mpiexec.hydra -genv "), line);
+        assertTrue(line.contains("-genv LD_PRELOAD " + dispatcher(Impl.MPICH) + ":" + tool + " "), line);
+        assertTrue(line.contains("-genv JPMPI_TOOLS_ENTRY " + tool + ",preload "), line);
+        assertTrue(line.contains("-genv JPMPI_OUTPUT_DIR " + Path.of("out-dir").toAbsolutePath() + " "), line);
+        assertFalse(line.contains("libjsig") || line.contains("JAVA_HOME"), line);
+        assertTrue(line.endsWith("-n 2 " + MPICH_PINGPONG), line);
+    }
+
+    @Test
+    void srunGetsExportAllAndListsWithCommasInItsOwnEnvironment(@TempDir Path dir) throws Exception {
+        // No Slurm here: a stand-in named srun is enough, the MPI comes from the program.
+        Path srun = dir.resolve("srun");
+        Files.writeString(srun, "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(srun, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String tool = Path.of(Impl.OPENMPI.file("libcount.so")).normalize().toString();
+        String list = "v," + tool;
+        Job job = Job.plan(Layout.current(), new Job.Request(List.of(srun.toString(), "-n", "2", OMPI_PINGPONG),
+                list, null, java.util.Optional.empty(), true), System.getenv());
+        assertEquals(MpiRun.Impl.OPENMPI.id, job.impl().id());
+        assertEquals(List.of(srun.toString(), "--export=ALL,LD_PRELOAD=" + dispatcher(Impl.OPENMPI), "-n", "2",
+                OMPI_PINGPONG), job.command());
+        assertEquals(Map.of("JPMPI_TOOLS_ENTRY", list), job.launcherEnv());
+        refused(Cli.run("run", "--", srun.toString(), "--export=NONE", "-n", "2", OMPI_PINGPONG), ExitCode.USAGE,
+                "--export");
+    }
+
+    @Test
+    void functionsListsTheSpecAndWhatAJarOverrides() {
+        Cli all = Cli.run("functions", "--category", "p2p-blocking");
+        assertEquals(0, all.exit(), all::describe);
+        assertTrue(all.out().lines().anyMatch(l -> l.matches("MPI_Send +p2p-blocking +mpich,openmpi")), all::describe);
+        assertTrue(all.out().lines().noneMatch(l -> l.startsWith("MPI_Bcast ")), all::describe);
+        Cli jar = Cli.run("functions", "--jar", javaCounter());
+        assertEquals(0, jar.exit(), jar::describe);
+        List<String> names = jar.out().lines().filter(l -> l.startsWith("MPI_")).map(l -> l.split(" +")[0]).toList();
+        assertEquals(List.of("MPI_Allreduce", "MPI_Barrier", "MPI_Bcast", "MPI_Irecv", "MPI_Isend", "MPI_Pcontrol",
+                "MPI_Recv", "MPI_Reduce", "MPI_Send"), names.stream().sorted().toList(), jar::describe);
+        assertTrue(jar.out().contains("lifecycle: CallCounter.afterInit, CallCounter.beforeFinalize"), jar::describe);
+        refused(Cli.run("functions", "--jar", "/nonexistent.jar"), ExitCode.BAD_ENTRY, "no such file");
+    }
+
+    @Test
+    void configShowsTheTableWithValues() {
+        Cli r = Cli.run(Map.of("JPMPI_JAVA_OPTIONS", "-Xmx64m"), "config");
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().contains("JPMPI_JAVA_OPTIONS         = -Xmx64m"), r::describe);
+        assertTrue(r.out().contains("JPMPI_OUTPUT_DIR           unset (default: a new jpmpi-<job> directory)"), r::describe);
+    }
+
+    @Test
+    void theReadmeConfigurationTableIsTheGeneratedOne() throws IOException {
+        String readme = Files.readString(Layout.current().home().resolve("tools-entry/README.md"));
+        String begin = "<!-- settings:begin (jpmpi config --markdown) -->\n";
+        String end = "<!-- settings:end -->";
+        int b = readme.indexOf(begin);
+        int e = readme.indexOf(end);
+        assertTrue(b >= 0 && e > b, "tools-entry/README.md lacks the settings markers");
+        assertEquals(io.jpmpi.specs.Settings.markdown(), readme.substring(b + begin.length(), e),
+                "regenerate the table with: bin/jpmpi config --markdown");
+    }
+}

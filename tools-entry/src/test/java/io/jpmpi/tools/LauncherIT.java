@@ -1,0 +1,160 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.jpmpi.nativestubs.MpiRun.Impl;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * bin/jpmpi run with the real launchers: the launcher's exit status comes back, the variables
+ * reach the ranks and not the launcher's own processes, and SIGTERM to jpmpi takes the job down.
+ */
+class LauncherIT {
+    static List<String> launcher(Impl impl, int ranks) {
+        return impl == Impl.OPENMPI ? List.of("mpirun", "--oversubscribe", "-np", Integer.toString(ranks))
+                : List.of("mpiexec.hydra", "-n", Integer.toString(ranks));
+    }
+
+    static List<String> run(List<String> options, Impl impl, int ranks, String program, String... args) {
+        List<String> a = new ArrayList<>(List.of("run"));
+        a.addAll(options);
+        a.add("--");
+        a.addAll(launcher(impl, ranks));
+        a.add(impl.file(program));
+        a.addAll(List.of(args));
+        return a;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    void theLaunchersExitStatusComesBack(Impl impl) {
+        String tool = impl.file("libcount.so");
+        Jpmpi.Result ok = Jpmpi.run(run(List.of("--tools", tool), impl, 2, "exitcode", "0"));
+        assertEquals(0, ok.exit(), ok::describe);
+        Jpmpi.Result three = Jpmpi.run(run(List.of("--tools", tool), impl, 2, "exitcode", "3"));
+        assertEquals(3, three.exit(), three::describe);
+        // The C tool was in both ranks: it prints its count line at MPI_Finalize.
+        for (int rank = 0; rank < 2; rank++) {
+            String line = "count count rank " + rank + ": MPI_Init=1 MPI_Send=0 MPI_Recv=0 MPI_Barrier=1";
+            assertEquals(1, three.out().lines().filter(l -> l.startsWith(line)).count(), three::describe);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    void variablesReachTheRanksOnlyAndSigtermStopsTheJob(Impl impl) throws Exception {
+        String jar = Layout.current().javaCounterJar().orElseThrow().toString();
+        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
+        Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), Map.of(), run(List.of("--tools", jar), impl, 2, "hold", "600"))
+                .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    lines.add(l);
+                }
+            } catch (IOException e) {
+                // the process went away
+            }
+        });
+        reader.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (lines.stream().filter(l -> l.contains(" ready pid ")).count() < 2) {
+                if (System.nanoTime() > deadline || !p.isAlive()) {
+                    fail("the job did not come up: " + lines + "\n" + Files.readString(dir.resolve("stderr.txt")));
+                }
+                Thread.sleep(50);
+            }
+            List<Long> rankPids = lines.stream().filter(l -> l.contains(" ready pid "))
+                    .map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
+            List<ProcessHandle> tree = p.descendants().toList();
+            String dispatcher = Layout.current().dispatcher(impl.id).toString();
+            int launcherProcesses = 0;
+            for (ProcessHandle h : tree) {
+                Map<String, String> env = environ(h.pid());
+                if (env == null) {
+                    continue; // gone meanwhile
+                }
+                if (rankPids.contains(h.pid())) {
+                    assertTrue(env.getOrDefault("LD_PRELOAD", "").contains(dispatcher), () -> "rank " + h.pid() + ": " + env);
+                    assertTrue(env.getOrDefault("LD_PRELOAD", "").contains("libjsig.so"), () -> "rank " + h.pid() + ": " + env);
+                    assertEquals(jar, env.get("JPMPI_TOOLS_ENTRY"), () -> "rank " + h.pid());
+                    assertEquals(System.getProperty("java.home"), env.get("JAVA_HOME"));
+                    assertTrue(env.containsKey("JPMPI_JAVA_CLASSPATH"));
+                } else {
+                    launcherProcesses++;
+                    String cmd = h.info().command().orElse("?");
+                    assertFalse(env.getOrDefault("LD_PRELOAD", "").contains(dispatcher), () -> cmd + " " + env);
+                    assertFalse(env.containsKey("JPMPI_TOOLS_ENTRY"), () -> cmd + " " + env);
+                    assertFalse(env.containsKey("JPMPI_JAVA_CLASSPATH"), () -> cmd + " " + env);
+                }
+            }
+            assertTrue(rankPids.stream().allMatch(pid -> tree.stream().anyMatch(h -> h.pid() == pid)),
+                    () -> "ranks " + rankPids + " are not below jpmpi: " + tree);
+            assertTrue(launcherProcesses >= 1, "no launcher process seen");
+
+            p.destroy(); // SIGTERM to bin/jpmpi, which is the launcher's JVM (the script execs it)
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jpmpi did not stop after SIGTERM");
+            assertEquals(128 + 15, p.exitValue(), "jpmpi's exit status after SIGTERM");
+            long deadline2 = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline2) {
+                Thread.sleep(100);
+            }
+            assertTrue(tree.stream().noneMatch(ProcessHandle::isAlive), () -> "left running after SIGTERM: "
+                    + tree.stream().filter(ProcessHandle::isAlive).map(h -> h.pid() + " " + h.info().command().orElse("?")).toList());
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            reader.join(10_000);
+        }
+    }
+
+    /** /proc/PID/environ, or null if the process is gone. */
+    private static Map<String, String> environ(long pid) {
+        try {
+            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+            Map<String, String> env = new HashMap<>();
+            for (String kv : new String(raw, StandardCharsets.UTF_8).split("\0")) {
+                int eq = kv.indexOf('=');
+                if (eq > 0) {
+                    env.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
+            }
+            return env;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    void theDemoPrintsItsReport(Impl impl) {
+        Jpmpi.Result r = Jpmpi.run(List.of("demo", "--mpi", impl.id));
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().contains("halo: field checksum "), r::describe);
+        for (int rank = 0; rank < 4; rank++) {
+            String prefix = "count java-counter rank " + rank + ": ";
+            assertEquals(1, r.err().lines().filter(l -> l.startsWith(prefix) && l.contains("MPI_Isend=100")).count(),
+                    r::describe);
+        }
+        assertTrue((r.out() + r.err()).contains("mpicount: 4 ranks"), r::describe);
+        assertTrue((r.out() + r.err()).lines().anyMatch(l -> l.matches("mpicount: MPI_Isend +400 .*")), r::describe);
+    }
+}
