@@ -1,5 +1,6 @@
 package io.jpmpi.specs;
 
+import io.jpmpi.specs.tool.Toolchain;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -97,11 +98,11 @@ public final class Settings {
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
                 "Where the built-in tools write their results (the launcher's --output).", null));
-        for (Implementation impl : Implementation.values()) {
-            s.add(new Setting(impl.area(), "MPICC", Reader.LAUNCHER, impl.mpicc,
-                    impl.displayName + "'s C compiler wrapper (demo and doctor compile with it).", null));
-            s.add(new Setting(impl.area(), "MPIRUN", Reader.LAUNCHER, impl.mpirun,
-                    impl.displayName + "'s launcher (doctor's smoke run and the demo use it).", null));
+        for (Toolchain t : Toolchain.KNOWN) {
+            s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
+                    t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));
+            s.add(new Setting(area(t), "MPIRUN", Reader.LAUNCHER, t.mpirun(),
+                    t.name() + "'s launcher (doctor's smoke run and the demo use it).", null));
         }
         Map<String, Setting> byName = new LinkedHashMap<>();
         for (Setting setting : s) {
@@ -112,37 +113,21 @@ public final class Settings {
         ALL = Collections.unmodifiableList(s);
     }
 
-    /** The MPI implementations the launcher knows, for their per-implementation settings. */
-    public enum Implementation {
-        OPENMPI("openmpi", "Open MPI", "mpicc.openmpi", "mpirun.openmpi"),
-        MPICH("mpich", "MPICH", "mpicc.mpich", "mpiexec.hydra");
-
-        public final String id;
-        public final String displayName;
-        public final String mpicc;
-        public final String mpirun;
-
-        Implementation(String id, String displayName, String mpicc, String mpirun) {
-            this.id = id;
-            this.displayName = displayName;
-            this.mpicc = mpicc;
-            this.mpirun = mpirun;
-        }
-
-        String area() {
-            return id.toUpperCase(Locale.ROOT);
-        }
-
-        public Setting mpiccSetting() {
-            return get(area(), "MPICC");
-        }
-
-        public Setting mpirunSetting() {
-            return get(area(), "MPIRUN");
-        }
+    private Settings() {
     }
 
-    private Settings() {
+    private static String area(Toolchain t) {
+        return t.id().toUpperCase(Locale.ROOT);
+    }
+
+    /** {@code JPMPI_<IMPL>_MPICC}: the C compiler wrapper of {@code t}. */
+    public static Setting mpicc(Toolchain t) {
+        return get(area(t), "MPICC");
+    }
+
+    /** {@code JPMPI_<IMPL>_MPIRUN}: the launcher of {@code t}. */
+    public static Setting mpirun(Toolchain t) {
+        return get(area(t), "MPIRUN");
     }
 
     /** Every setting, in the order the docs list them. */

@@ -19,7 +19,7 @@ class SettingsTest {
             assertTrue(seen.add(s.env()), s::env);
         }
         assertEquals("JPMPI_TOOLS_ENTRY", Settings.TOOLS_ENTRY.env());
-        assertEquals("JPMPI_OPENMPI_MPIRUN", Settings.Implementation.OPENMPI.mpirunSetting().env());
+        assertEquals("JPMPI_OPENMPI_MPIRUN", Settings.mpirun(io.jpmpi.specs.tool.Toolchain.byId("openmpi")).env());
     }
 
     @Test

@@ -13,13 +13,7 @@ public record Context(Layout layout, Map<String, String> env, PrintWriter out, P
                 new PrintWriter(System.err, true));
     }
 
-    /** The one-line refusal format every command uses. */
-    public void complain(String line) {
-        err.println("jpmpi: " + line);
-        err.flush();
-    }
-
-    /** A progress note on stderr (stdout stays the wrapped program's). */
+    /** A line of jpmpi's own on stderr (stdout stays the wrapped program's): a refusal or a note. */
     public void note(String line) {
         err.println("jpmpi: " + line);
         err.flush();

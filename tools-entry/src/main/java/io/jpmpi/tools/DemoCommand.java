@@ -56,11 +56,16 @@ public final class DemoCommand implements Callable<Integer> {
         Layout layout = ctx.layout();
         if (Launcher.which(impl.mpicc(), ctx.env()).isEmpty()) {
             throw new JpmpiException(ExitCode.NOT_BUILT, "demo: " + impl.mpicc() + " is not on PATH (install "
-                    + impl.displayName() + ", or set " + impl.settings.mpiccSetting().env() + ")");
+                    + impl.displayName() + ", or set " + impl.mpiccSetting().env() + ")");
         }
         build(layout, impl);
         Path work = layout.demoDir().resolve("target").resolve(impl.id());
         Path halo = work.resolve("halo");
+        try {
+            Files.createDirectories(work);
+        } catch (java.io.IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "demo: cannot create " + work + ": " + e.getMessage());
+        }
         run(List.of(impl.mpicc(), "-std=c99", "-O2", "-Wall", "-Wextra", "-o", halo.toString(),
                 layout.demoDir().resolve("halo.c").toString(), "-lm"), "compiling the demo");
         run(List.of("make", "-s", "-C", layout.cToolsDir().toString(), "MPICC=" + impl.mpicc(),
@@ -99,13 +104,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void run(List<String> command, String what) throws JpmpiException {
-        try {
-            Files.createDirectories(Path.of(command.get(command.indexOf("-o") < 0 ? 0 : command.indexOf("-o") + 1))
-                    .toAbsolutePath().getParent());
-        } catch (java.io.IOException e) {
-            throw new JpmpiException(ExitCode.CANNOT_START, "demo: " + what + ": " + e.getMessage());
-        }
+    private static void run(List<String> command, String what) throws JpmpiException {
         int rc = Processes.runForeground(command, Map.of());
         if (rc != 0) {
             throw new JpmpiException(ExitCode.CANNOT_START, "demo: " + what + " failed (" + command.get(0) + " exit " + rc + ")");

@@ -165,11 +165,11 @@ public final class DoctorCommand implements Callable<Integer> {
             Launcher l = Launcher.identify(run.get().toString(), ctx.env());
             if (l.impl().isPresent() && l.impl().get() != impl) {
                 line(Status.FAIL, name + ": " + impl.mpirun() + " is " + l.impl().get().displayName() + "'s launcher",
-                        "point " + impl.settings.mpirunSetting().env() + " at " + name + "'s mpirun");
+                        "point " + impl.mpirunSetting().env() + " at " + name + "'s mpirun");
                 return false;
             }
         } catch (JpmpiException e) {
-            line(Status.FAIL, name + ": " + e.getMessage(), "point " + impl.settings.mpirunSetting().env()
+            line(Status.FAIL, name + ": " + e.getMessage(), "point " + impl.mpirunSetting().env()
                     + " at " + name + "'s mpirun");
             return false;
         }

@@ -73,7 +73,7 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
             }
             // The JVM's signal handlers must chain with those the MPI library installs.
             preload.add(jdk.libjsig().toString());
-            rank.put("JAVA_HOME", jdk.home().toString());
+            rank.put(Settings.JAVA_HOME.alias(), jdk.home().toString());
             rank.put(Settings.JAVA_CLASSPATH.env(), layout.javaClasspath());
         }
         preload.add(dispatcher.toString());
@@ -98,8 +98,7 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
         // Whatever else of the table the user set for the ranks travels with them (Open MPI forwards
         // nothing by itself).
         for (Settings.Setting s : Settings.all()) {
-            if (s.reader() != Settings.Reader.LAUNCHER && !rank.containsKey(s.env()) && env.get(s.env()) != null
-                    && !s.env().equals(Settings.TOOLS_ENTRY.env())) {
+            if (s.reader() != Settings.Reader.LAUNCHER && !rank.containsKey(s.env()) && env.get(s.env()) != null) {
                 rank.put(s.env(), env.get(s.env()));
             }
         }

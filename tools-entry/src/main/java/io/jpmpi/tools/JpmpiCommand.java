@@ -60,10 +60,10 @@ public final class JpmpiCommand implements Callable<Integer> {
         cl.setParameterExceptionHandler(JpmpiCommand::badCommandLine);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             if (ex instanceof JpmpiException j) {
-                ctx.complain(j.getMessage());
+                ctx.note(j.getMessage());
                 return j.exit().code;
             }
-            ctx.complain("internal error: " + ex + " (please report it with the command line)");
+            ctx.note("internal error: " + ex + " (please report it with the command line)");
             return ExitCode.INTERNAL.code;
         });
         return cl;

@@ -1,47 +1,57 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.Settings.Implementation;
+import io.jpmpi.specs.Settings;
+import io.jpmpi.specs.tool.Toolchain;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The MPI implementations jpmpi has a dispatcher build for, and how to recognise each. */
+/**
+ * The MPI implementations jpmpi has a dispatcher build for: their toolchain (the specs module's
+ * list of implementations) and how to recognise their libraries.
+ */
 public enum MpiImpl {
-    OPENMPI(Implementation.OPENMPI, List.of("libmpi.so.40"), List.of("libopen-pal.so", "libopen-rte.so"),
-            "Open MPI"),
-    MPICH(Implementation.MPICH, List.of("libmpich.so.12", "libmpi.so.12"), List.of("libmpl.so"), "MPICH");
+    OPENMPI("openmpi", List.of("libmpi.so.40"), List.of("libopen-pal.so", "libopen-rte.so")),
+    MPICH("mpich", List.of("libmpich.so.12", "libmpi.so.12"), List.of("libmpl.so"));
 
-    public final Implementation settings;
+    public final Toolchain toolchain;
     /** Sonames of its C library (the first is what jpmpi's build links). */
     public final List<String> libraries;
     /** Libraries only it brings along, for builds with another soname. */
     public final List<String> companions;
-    /** How `--version` of its launcher or MPI_Get_library_version names it. */
-    public final String marker;
 
-    MpiImpl(Implementation settings, List<String> libraries, List<String> companions, String marker) {
-        this.settings = settings;
+    MpiImpl(String id, List<String> libraries, List<String> companions) {
+        this.toolchain = Toolchain.byId(id);
         this.libraries = libraries;
         this.companions = companions;
-        this.marker = marker;
     }
 
     public String id() {
-        return settings.id;
+        return toolchain.id();
     }
 
     public String displayName() {
-        return settings.displayName;
+        return toolchain.name();
+    }
+
+    /** JPMPI_&lt;IMPL&gt;_MPICC. */
+    public Settings.Setting mpiccSetting() {
+        return Settings.mpicc(toolchain);
+    }
+
+    /** JPMPI_&lt;IMPL&gt;_MPIRUN. */
+    public Settings.Setting mpirunSetting() {
+        return Settings.mpirun(toolchain);
     }
 
     /** The compiler wrapper: JPMPI_&lt;IMPL&gt;_MPICC, else Debian's name. */
     public String mpicc() {
-        return settings.mpiccSetting().value().orElse(settings.mpicc);
+        return mpiccSetting().value().orElse(toolchain.cc());
     }
 
     /** The launcher: JPMPI_&lt;IMPL&gt;_MPIRUN, else Debian's name. */
     public String mpirun() {
-        return settings.mpirunSetting().value().orElse(settings.mpirun);
+        return mpirunSetting().value().orElse(toolchain.mpirun());
     }
 
     /** Launcher arguments for {@code n} ranks on this machine. */

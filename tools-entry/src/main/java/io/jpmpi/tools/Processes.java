@@ -32,9 +32,7 @@ public final class Processes {
                                  Path dir, long seconds) throws JpmpiException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        if (dir != null) {
-            pb.directory(dir.toFile());
-        }
+        pb.directory(dir.toFile());
         pb.environment().putAll(extraEnv);
         Process p = start(pb, command);
         try {

@@ -61,8 +61,8 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws JpmpiException {
         List<String> launcher = launcherCommand(spec.commandLine().getParseResult().originalArgs(), command);
         String list = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
-        if (verbose && !list.isBlank() && !List.of(list.split(",")).contains("v")
-                && !List.of(list.split(",")).contains("vv")) {
+        List<String> items = List.of(list.split(","));
+        if (verbose && !list.isBlank() && !items.contains("v") && !items.contains("vv")) {
             list = "v," + list;
         }
         Optional<MpiImpl> asked = Optional.empty();

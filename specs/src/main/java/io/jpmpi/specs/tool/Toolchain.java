@@ -22,13 +22,14 @@ import java.util.concurrent.TimeUnit;
  * @param cc the C compiler wrapper
  * @param showFlag the wrapper's flag that prints the underlying command line
  * @param fc the Fortran compiler wrapper
+ * @param mpirun the launcher
  */
-public record Toolchain(String id, String name, String cc, String showFlag, String fc) {
+public record Toolchain(String id, String name, String cc, String showFlag, String fc, String mpirun) {
 
     /** The implementations jpmpi knows how to find, by the Debian names of their wrappers. */
     public static final List<Toolchain> KNOWN = List.of(
-            new Toolchain("mpich", "MPICH", "mpicc.mpich", "-show", "mpifort.mpich"),
-            new Toolchain("openmpi", "Open MPI", "mpicc.openmpi", "-showme", "mpifort.openmpi"));
+            new Toolchain("mpich", "MPICH", "mpicc.mpich", "-show", "mpifort.mpich", "mpiexec.hydra"),
+            new Toolchain("openmpi", "Open MPI", "mpicc.openmpi", "-showme", "mpifort.openmpi", "mpirun.openmpi"));
 
     /** The known implementations whose C wrapper is on the PATH. */
     public static List<Toolchain> installed() {
