@@ -22,6 +22,7 @@
 
 typedef int (*comm_rank_t)(MPI_Comm, int *);
 typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);
+typedef int (*send_t)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 
 enum { MAX_VARIANTS = 3, MAX_ROUNDS = 101 };
 
@@ -61,6 +62,12 @@ static double block(const char *call, jpmpi_function_t fn, long n)
         comm_rank_t f = (comm_rank_t)fn;
         for (long i = 0; i < n; i++) {
             f(MPI_COMM_WORLD, &rank);
+        }
+    } else if (strcmp(call, "MPI_Send") == 0) {
+        send_t f = (send_t)fn;
+        double x = 0;
+        for (long i = 0; i < n; i++) {
+            f(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 7, MPI_COMM_WORLD);
         }
     } else {
         iprobe_t f = (iprobe_t)fn;
@@ -120,6 +127,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     measure(config, "MPI_Comm_rank", (jpmpi_function_t)MPI_Comm_rank, (jpmpi_function_t)PMPI_Comm_rank, n, rounds);
+    measure(config, "MPI_Send", (jpmpi_function_t)MPI_Send, (jpmpi_function_t)PMPI_Send, n, rounds);
     measure(config, "MPI_Iprobe", (jpmpi_function_t)MPI_Iprobe, (jpmpi_function_t)PMPI_Iprobe, n / 10, rounds);
     MPI_Finalize();
     return 0;

@@ -13,8 +13,11 @@ rounds=${4:-21}
 source "$root/scripts/lib.sh"
 jpmpi_allow_root
 lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
-if [ ! -f "$lib" ]; then
-    jpmpi_find_jdk
+recorder="$root/profilers/target/native/$impl/libjpmpi-profile.so"
+profile_jar="$root/profilers/target/jpmpi-profile/jpmpi-profile.jar"
+runtime="$root/layering/target/jpmpi-java"
+JPMPI_QUIET_JDK=1 jpmpi_find_jdk
+if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ]; then
     jpmpi_mvn -q install -DskipTests
 fi
 make -s -C "$here" IMPL="$impl" >/dev/null
@@ -25,7 +28,8 @@ case "$impl" in
     *) echo "usage: $0 [openmpi|mpich]" >&2; exit 2 ;;
 esac
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+profile_out=$(mktemp -d)
+trap 'rm -rf "$out" "$profile_out"' EXIT
 for ((i = 1; i <= runs; i++)); do
     cmd=("$b/percall" "no-dispatcher" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
     cmd=("$b/percall-classic" "classic-wrapper" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
@@ -33,8 +37,13 @@ for ((i = 1; i <= runs; i++)); do
     cmd=("$b/percall" "dispatcher-1-level" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
     cmd=("$b/percall" "dispatcher-4-levels" "$calls" "$rounds")
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so,$b/libnoop2.so,$b/libnoop3.so,$b/libnoop4.so" >>"$out"
+    # jpmpi's profile tool: its C level records every call; its Java level only runs at MPI_Finalize.
+    cmd=("$b/percall" "profile" "$calls" "$rounds")
+    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
+        "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
+        "JPMPI_PROFILE_QUIET=1" >>"$out"
 done
-echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Iprobe: calls/10); $(nproc) cpus"
+echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10); $(nproc) cpus"
 echo "figure = median over runs of the in-process median of (variant - bottom) [min .. max over runs]"
 awk '
 function sorted_median(text, arr,    m, i, j, t) {

@@ -1,6 +1,7 @@
 package io.jpmpi.bindings;
 
 import io.jpmpi.bindings.c.DispatcherEmitter;
+import io.jpmpi.bindings.c.ProfileEmitter;
 import io.jpmpi.bindings.java.JavaEmitter;
 import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiSpec;
@@ -15,6 +16,7 @@ import java.util.Map;
  * files of one target into a directory.
  *
  * <pre>Generate c-dispatcher IMPL|all OUTDIR</pre> ("all" writes OUTDIR/IMPL for each implementation)
+ * <pre>Generate c-profile IMPL|all OUTDIR</pre> (the profile tool's recorder wrappers)
  * <pre>Generate java OUTDIR</pre> (the Java bindings, as sources under OUTDIR)
  */
 public final class Generate {
@@ -22,10 +24,10 @@ public final class Generate {
     }
 
     public static void main(String[] args) throws IOException {
-        boolean c = args.length == 3 && args[0].equals("c-dispatcher");
+        boolean c = args.length == 3 && (args[0].equals("c-dispatcher") || args[0].equals("c-profile"));
         boolean java = args.length == 2 && args[0].equals("java");
         if (!c && !java) {
-            System.err.println("usage: Generate c-dispatcher <implementation id>|all <output directory>\n"
+            System.err.println("usage: Generate c-dispatcher|c-profile <implementation id>|all <output directory>\n"
                     + "       Generate java <source output directory>");
             System.exit(2);
         }
@@ -37,7 +39,9 @@ public final class Generate {
         }
         List<String> impls = args[1].equals("all") ? List.copyOf(spec.implementations().keySet()) : List.of(args[1]);
         for (String impl : impls) {
-            write(new DispatcherEmitter(spec, constants, impl).emit(), args[1].equals("all") ? Path.of(args[2], impl) : Path.of(args[2]));
+            Map<String, String> files = args[0].equals("c-profile") ? new ProfileEmitter(spec, impl).emit()
+                    : new DispatcherEmitter(spec, constants, impl).emit();
+            write(files, args[1].equals("all") ? Path.of(args[2], impl) : Path.of(args[2]));
         }
     }
 

@@ -1,9 +1,11 @@
 package io.jpmpi.layering;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
+import io.jpmpi.layering.runtime.Abi;
 import io.jpmpi.layering.runtime.CallMarks;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
@@ -86,6 +88,35 @@ public final class Level {
         MemorySegment out = CallMarks.state().scratch;
         check(below.MPI_Initialized(out.address()), "MPI_Initialized");
         return out.get(JAVA_INT, 0) != 0;
+    }
+
+    /**
+     * MPI_Comm_dup below this level: a communicator of the tool's own (collective over comm), so
+     * its traffic neither mixes with nor shows in the application's. Free it with {@link #freeComm}.
+     */
+    public long dupComm(long comm) {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Comm_dup(comm, out.address()), "MPI_Comm_dup");
+        return readHandle(out, "MPI_Comm");
+    }
+
+    /** MPI_Comm_free of a communicator this level made (collective). */
+    public void freeComm(long comm) {
+        MemorySegment in = CallMarks.state().scratch;
+        writeHandle(in, "MPI_Comm", comm);
+        check(below.MPI_Comm_free(in.address()), "MPI_Comm_free");
+    }
+
+    private static long readHandle(MemorySegment at, String type) {
+        return Abi.handleSize(type) == 8 ? at.get(JAVA_LONG, 0) : at.get(JAVA_INT, 0);
+    }
+
+    private static void writeHandle(MemorySegment at, String type, long handle) {
+        if (Abi.handleSize(type) == 8) {
+            at.set(JAVA_LONG, 0, handle);
+        } else {
+            at.set(JAVA_INT, 0, (int) handle);
+        }
     }
 
     /** MPI_Wtime, below this level. */

@@ -8,23 +8,41 @@ import java.util.function.BiFunction;
 
 /**
  * The tools {@code --tools} knows by a short name, and where each one's build lives. jpmpi's own
- * profilers join this table as they land; until then it holds the two examples the demo uses.
+ * profilers and the two examples.
  */
 public final class BuiltinTools {
-    public record Tool(String name, EntryList.Kind kind, String description,
-                       BiFunction<Layout, MpiImpl, Optional<Path>> locator, String howToBuild) {
-        public Optional<Path> locate(Layout layout, MpiImpl impl) {
-            return locator.apply(layout, impl).filter(Files::isRegularFile);
+    /** One library of a tool: a C level or a Java level, and where its build puts it. */
+    public record Part(EntryList.Kind kind, BiFunction<Layout, MpiImpl, Path> locator) {
+    }
+
+    /**
+     * A tool: its parts, top level first (the profile tool is a C level that records and a Java
+     * level under it that aggregates and reports).
+     */
+    public record Tool(String name, String description, List<Part> parts, String howToBuild) {
+        /** The parts' files for {@code impl}, or empty if one of them is not built. */
+        public Optional<List<Path>> locate(Layout layout, MpiImpl impl) {
+            List<Path> paths = parts.stream().map(p -> p.locator().apply(layout, impl)).toList();
+            return paths.stream().allMatch(p -> p != null && Files.isRegularFile(p)) ? Optional.of(paths)
+                    : Optional.empty();
         }
     }
 
     private static final List<Tool> ALL = List.of(
-            new Tool("java-counter", EntryList.Kind.JAVA_LEVEL,
+            new Tool("profile",
+                    "jpmpi's profiler: calls, time and bytes per function, message sizes, the rank-to-rank matrix;"
+                            + " profile.json, report.txt and report.html in the output directory",
+                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder),
+                            new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.profileJar())),
+                    "./mvnw install -DskipTests"),
+            new Tool("java-counter",
                     "example Java level (examples/java-counter): calls and bytes per function, one line per rank",
-                    (layout, impl) -> layout.javaCounterJar(), "./mvnw install -DskipTests"),
-            new Tool("mpicount", EntryList.Kind.C_TOOL,
+                    List.of(new Part(EntryList.Kind.JAVA_LEVEL,
+                            (layout, impl) -> layout.javaCounterJar().orElse(null))),
+                    "./mvnw install -DskipTests"),
+            new Tool("mpicount",
                     "example C PMPI tool (examples/c-tools): a call/time/byte table per rank",
-                    (layout, impl) -> Optional.of(cToolPath(layout, impl, "libmpicount.so")),
+                    List.of(new Part(EntryList.Kind.C_TOOL, (layout, impl) -> cToolPath(layout, impl, "libmpicount.so"))),
                     "jpmpi demo builds it, or make -C examples/c-tools MPICC=<mpicc> OUT=target/<impl>"));
 
     private BuiltinTools() {

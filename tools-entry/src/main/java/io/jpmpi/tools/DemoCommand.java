@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.profilers.report.Reports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,15 +16,16 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpmpi demo}: the README's main job. Builds jpmpi if a part is missing, compiles the halo
  * exchange demo (examples/halo-demo) and runs it on 4 ranks through the launcher's own path
- * ({@link Job}) with the tools jpmpi has: a Java level on top of a C level.
+ * ({@link Job}) with jpmpi's profiler (a C level that records, a Java level that aggregates) over
+ * the example Java level, then prints the profile's report.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Build what is missing, compile the halo-exchange demo and run it on 4 ranks through jpmpi"
-                + " with the available tools (a Java level over a C level), printing their report.",
+                + " with jpmpi's profiler over an example Java level, printing the profile's report.",
                 "Arguments after -- go to the demo: [cells-per-rank [iterations [tolerance]]]."})
 public final class DemoCommand implements Callable<Integer> {
     /** The tools the demo runs with, top first. */
-    static final String TOOLS = "java-counter,mpicount";
+    static final String TOOLS = "profile,java-counter";
 
     @Option(names = "--mpi", paramLabel = "IMPL", defaultValue = "openmpi", description = "openmpi (default) or mpich.")
     String mpi;
@@ -68,29 +70,55 @@ public final class DemoCommand implements Callable<Integer> {
         }
         run(List.of(impl.mpicc(), "-std=c99", "-O2", "-Wall", "-Wextra", "-o", halo.toString(),
                 layout.demoDir().resolve("halo.c").toString(), "-lm"), "compiling the demo");
-        run(List.of("make", "-s", "-C", layout.cToolsDir().toString(), "MPICC=" + impl.mpicc(),
-                "OUT=" + BuiltinTools.cToolPath(layout, impl, "x").getParent()), "building the C tool mpicount");
+        Path out = work.resolve("profile");
+        try {
+            if (Files.isDirectory(out)) {
+                try (var old = Files.walk(out)) {
+                    for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "demo: cannot clear " + out + ": " + e.getMessage());
+        }
 
         List<String> command = new ArrayList<>();
         command.add(impl.mpirun());
         command.addAll(impl.ranksArgs(np));
         command.add(halo.toString());
         command.addAll(haloArgs);
-        Job job = Job.plan(layout, new Job.Request(command, (verbose ? "v," : "") + TOOLS, null, Optional.of(impl), true),
+        Job job = Job.plan(layout, new Job.Request(command, (verbose ? "v," : "") + TOOLS, out, Optional.of(impl), true),
                 ctx.env());
         ctx.note("running the halo-exchange demo on " + np + " " + impl.displayName() + " ranks through jpmpi, tools "
-                + TOOLS + ": java-counter (a Java level: one count line per rank) over mpicount (a C PMPI tool: a"
-                + " call/time/byte table)");
-        ctx.note("same as: jpmpi run --tools " + TOOLS + " -- " + Shell.quote(command));
+                + TOOLS + ": profile (a C level records every call, its Java level reduces and reports at"
+                + " MPI_Finalize) over java-counter (a Java level: one count line per rank)");
+        ctx.note("same as: jpmpi run --tools " + TOOLS + " --output " + out + " -- " + Shell.quote(command));
         Map<String, String> env = new LinkedHashMap<>(job.launcherEnv());
         env.putAll(DoctorCommand.rootAllowance());
-        return Processes.runForeground(job.command(), env);
+        int rc = Processes.runForeground(job.command(), env);
+        Path text = out.resolve(Reports.TEXT);
+        if (!Files.isRegularFile(text)) {
+            throw new JpmpiException(ExitCode.CHECKS_FAILED, "demo: the job " + (rc == 0 ? "ran" : "failed (exit " + rc
+                    + ")") + " but wrote no " + text);
+        }
+        try {
+            ctx.out().println();
+            ctx.out().print(Files.readString(text));
+            ctx.out().flush();
+        } catch (java.io.IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "demo: cannot read " + text + ": " + e.getMessage());
+        }
+        ctx.note("the same profile as a page with plots: " + out.resolve(Reports.HTML) + "; as data: "
+                + out.resolve("profile.json"));
+        return rc;
     }
 
     /** Runs the Maven build when a part the demo needs is missing (or --rebuild). */
     private void build(Layout layout, MpiImpl impl) throws JpmpiException {
         List<Path> needed = new ArrayList<>(List.of(layout.dispatcher(impl.id()),
-                layout.javaRuntimeDir().resolve("jpmpi-layering.jar")));
+                layout.javaRuntimeDir().resolve("jpmpi-layering.jar"), layout.profileRecorder(impl),
+                layout.profileJar()));
         boolean missing = needed.stream().anyMatch(p -> !Files.isRegularFile(p)) || layout.javaCounterJar().isEmpty();
         if (!missing && !rebuild) {
             return;

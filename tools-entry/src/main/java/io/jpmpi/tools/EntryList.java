@@ -58,8 +58,13 @@ public record EntryList(List<Item> items) {
             Optional<BuiltinTools.Tool> builtin = BuiltinTools.byName(w);
             Path path;
             if (builtin.isPresent()) {
-                path = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(ExitCode.BAD_ENTRY,
-                        where + ": the built-in tool is not built (" + builtin.get().howToBuild() + ")"));
+                List<Path> paths = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(
+                        ExitCode.BAD_ENTRY, where + ": the built-in tool is not built (" + builtin.get().howToBuild() + ")"));
+                for (int k = 0; k < paths.size(); k++) {
+                    Path part = paths.get(k);
+                    items.add(new Item(w, builtin.get().parts().get(k).kind(), part.toString()));
+                }
+                continue;
             } else if (w.contains("/") || w.endsWith(".so") || w.endsWith(".jar")) {
                 path = Path.of(w).toAbsolutePath().normalize();
             } else {

@@ -71,6 +71,16 @@ public record Layout(Path home) {
         }
     }
 
+    /** The profile tool's C level for {@code impl} (profilers module). */
+    public Path profileRecorder(MpiImpl impl) {
+        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("libjpmpi-profile.so");
+    }
+
+    /** The profile tool's Java level (profilers module), its libraries in lib/ beside it. */
+    public Path profileJar() {
+        return home.resolve("profilers/target/jpmpi-profile/jpmpi-profile.jar");
+    }
+
     /** The example C tool (examples/c-tools), built per MPI by the demo. */
     public Path cToolsDir() {
         return home.resolve("examples/c-tools");

@@ -1,7 +1,15 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.Reports;
 import io.jpmpi.specs.Settings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -70,7 +78,11 @@ public final class RunCommand implements Callable<Integer> {
             asked = Optional.of(MpiImpl.byId(mpi).orElseThrow(() -> new JpmpiException(ExitCode.USAGE,
                     "--mpi " + mpi + ": expected openmpi or mpich")));
         }
-        Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, output, asked, !noAppCheck), ctx.env());
+        Path out = output;
+        if (out == null && usesProfile(list) && Settings.OUTPUT_DIR.value(ctx.env()).isEmpty()) {
+            out = Path.of("jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(LocalDateTime.now()));
+        }
+        Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck), ctx.env());
         if (job.entries().isEmpty()) {
             ctx.note("no tools listed (--tools or " + Settings.TOOLS_ENTRY.env() + "): the job runs through the"
                     + " dispatcher with no level");
@@ -83,7 +95,49 @@ public final class RunCommand implements Callable<Integer> {
             ctx.out().flush();
             return ExitCode.OK.code;
         }
-        return Processes.runForeground(job.command(), job.launcherEnv());
+        int rc = Processes.runForeground(job.command(), job.launcherEnv());
+        if (usesProfile(list)) {
+            Path dir = out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+            if (dir != null) {
+                afterProfile(dir.toAbsolutePath().normalize());
+            }
+        }
+        return rc;
+    }
+
+    private static boolean usesProfile(String list) {
+        for (String item : list.split(",")) {
+            String w = item.trim();
+            if (w.equals("profile") || w.endsWith("/libjpmpi-profile.so")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * After a job with the profile tool: if the ranks did not write profile.json (the job aborted,
+     * was killed, or ranks exited without MPI_Finalize), the per-rank dumps become a partial
+     * profile and its reports; either way, say where the reports are.
+     */
+    private void afterProfile(Path dir) {
+        Path json = dir.resolve("profile.json");
+        try {
+            if (!Files.exists(json) && RankDumps.present(dir)) {
+                Profile p = RankDumps.merge(dir);
+                ProfileJson.write(p, json);
+                Reports.writeReports(p, dir);
+                ctx.note("the job did not finish normally: a partial profile was merged from the ranks' dumps");
+            }
+        } catch (IOException | RuntimeException e) {
+            ctx.note("profile: cannot merge the ranks' dumps in " + dir + ": " + e.getMessage());
+            return;
+        }
+        if (Files.exists(dir.resolve(Reports.TEXT))) {
+            ctx.note("profile: " + dir.resolve(Reports.TEXT) + " and " + Reports.HTML + " (jpmpi report " + dir + ")");
+        } else if (!Files.exists(json)) {
+            ctx.note("profile: no profile was written in " + dir);
+        }
     }
 
     private void describe(Job job) {

@@ -167,6 +167,11 @@ public final class DispatcherEmitter {
 
     /** {@code ret name(params)}; with or without parameter names. */
     private String signature(MpiFunction f, String name, boolean named) {
+        return signature(f, impl, name, named);
+    }
+
+    /** {@code ret name(params)} of {@code f} in {@code impl}, parameters named {@code a_<name>} or unnamed. */
+    static String signature(MpiFunction f, String impl, String name, boolean named) {
         String params = f.parameters().isEmpty() ? "void" : f.parameters().stream()
                 .map(p -> named ? CTypes.declare(p.cType(impl), cName(p)) : p.cType(impl))
                 .collect(Collectors.joining(", "));
@@ -178,7 +183,7 @@ public final class DispatcherEmitter {
     }
 
     /** Parameter names are prefixed so that none can collide with a macro or typedef of mpi.h. */
-    private static String cName(Parameter p) {
+    static String cName(Parameter p) {
         return "a_" + p.name();
     }
 }

@@ -4,7 +4,7 @@ import io.jpmpi.specs.Settings;
 import io.jpmpi.specs.Settings.Setting;
 
 /**
- * Emits {@code jpmpi_settings.h}: the names of the environment variables the dispatcher reads, from
+ * Emits {@code jpmpi_settings.h}: the names of the environment variables the dispatcher and the C halves of the tools read, from
  * the one configuration table ({@link Settings}), so the C core never spells a name itself.
  * {@code JPMPI_SETTING_<AREA>_<KEY>} is the variable's name, {@code ..._ALIAS} the variable read
  * when it is unset.
@@ -18,7 +18,7 @@ public final class SettingsHeaderEmitter {
         b.append("/* generated from io.jpmpi.specs.Settings by io.jpmpi.bindings.c.SettingsHeaderEmitter - do not edit */\n");
         b.append("#ifndef JPMPI_SETTINGS_H\n#define JPMPI_SETTINGS_H\n\n");
         for (Setting s : Settings.all()) {
-            if (s.reader() != Settings.Reader.DISPATCHER) {
+            if (s.reader() == Settings.Reader.LAUNCHER) {
                 continue;
             }
             String macro = "JPMPI_SETTING_" + s.area() + "_" + s.key();

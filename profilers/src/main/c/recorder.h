@@ -1,0 +1,175 @@
+/*
+ * recorder.h - the C half of jpmpi's `profile` tool: what the generated wrappers
+ * (jpmpi_profile.c, one per MPI function, from specs/mpi-functions.json) call.
+ *
+ * Every wrapper does: jp_begin (thread block, entry timestamp), the PMPI call, jp_stop (exit
+ * timestamp), its semantics (bytes, matrix, request tracking: the jp_* helpers below), jp_end
+ * (adds the call to this thread's counters). Counters are per thread and never shared, so the
+ * hot path has no atomics and no locks; the Java level (or a dump) adds the threads up.
+ */
+#ifndef JPMPI_RECORDER_H
+#define JPMPI_RECORDER_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "jpmpi_profile_ids.h"
+
+#define JP_EXPORT __attribute__((visibility("default")))
+#define JP_BUCKETS 48
+
+/* One function's figures in one thread (ticks: see jp_ticks). */
+struct jp_fstat {
+    uint64_t calls, ticks, min, max, sent, recv;
+};
+
+struct jp_thread {
+    struct jp_thread *next;
+    uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
+    struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];
+    struct jp_fstat f[JP_NFUNC];
+    uint64_t hist[JP_NFUNC][JP_BUCKETS];
+};
+
+/* One call in flight. */
+struct jp_call {
+    struct jp_thread *t;
+    uint64_t t0, t1;            /* t0 == 0: not recording */
+    int64_t sent, recv;
+    int nomatrix;               /* persistent collective set-up: bytes only, kept for each start */
+};
+
+extern __thread struct jp_thread *jp_self __attribute__((tls_model("initial-exec")));
+extern volatile int jp_on;
+struct jp_thread *jp_thread_new(void);
+
+static inline uint64_t jp_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+static inline void jp_begin(struct jp_call *c)
+{
+    struct jp_thread *t = jp_self;
+    c->t = t ? t : jp_thread_new();
+    c->t0 = jp_on ? jp_ticks() : 0;
+    c->sent = 0;
+    c->recv = 0;
+    c->nomatrix = 0;
+}
+
+static inline void jp_stop(struct jp_call *c)
+{
+    c->t1 = c->t0 ? jp_ticks() : 0;
+}
+
+static inline int jp_bucket(int64_t bytes)
+{
+    if (bytes <= 0) {
+        return 0;
+    }
+    int b = 64 - __builtin_clzll((uint64_t)bytes);
+    return b < JP_BUCKETS - 1 ? b : JP_BUCKETS - 1;
+}
+
+static inline void jp_end(struct jp_call *c, int id, int has_bytes)
+{
+    if (!c->t0) {
+        return;
+    }
+    uint64_t d = c->t1 - c->t0;
+    struct jp_fstat *s = &c->t->f[id];
+    s->calls++;
+    s->ticks += d;
+    if (d - 1 < s->min - 1) { /* min == 0 means none yet */
+        s->min = d;
+    }
+    if (d > s->max) {
+        s->max = d;
+    }
+    if (has_bytes) {
+        s->sent += (uint64_t)c->sent;
+        s->recv += (uint64_t)c->recv;
+        c->t->hist[id][jp_bucket(c->sent > c->recv ? c->sent : c->recv)]++;
+    }
+}
+
+/* Counts: scalar counts are passed as int64_t; arrays with their element width (int or MPI_Count). */
+#define JP_ARR(a) ((const void *)(a)), sizeof(*(a))
+#define JP_TYPES(a) ((const MPI_Datatype *)(a))
+
+int64_t jp_tsize(struct jp_call *c, MPI_Datatype t);
+
+/* point-to-point */
+void jp_send(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm);
+void jp_recv(struct jp_call *c, int64_t count, MPI_Datatype t);
+/* bytes out without a peer (file writes) */
+void jp_out(struct jp_call *c, int64_t count, MPI_Datatype t);
+void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
+void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
+void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req);
+void jp_start(struct jp_call *c, int n, const MPI_Request *reqs);
+
+/* request completion: copy the handles before the call (only while requests are tracked) */
+#define JP_REQS_MAX_STACK 64
+struct jp_reqs {
+    MPI_Request *r;
+    int n;
+    MPI_Request stack[JP_REQS_MAX_STACK];
+};
+void jp_reqs_save(struct jp_reqs *s, int n, const MPI_Request *reqs);
+/* which: NULL = all n; else the n indices listed */
+void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which);
+void jp_reqs_release(struct jp_reqs *s);
+void jp_request_freed(struct jp_call *c, MPI_Request req);
+void jp_request_cancelled(MPI_Request req);
+
+/* collectives (intra-communicators: pairwise messages into the matrix; inter: bytes only) */
+void jp_bcast(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Comm comm);
+void jp_gather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
+               int root, MPI_Comm comm);
+void jp_gatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,
+                MPI_Datatype rt, int root, MPI_Comm comm);
+void jp_scatter(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *rbuf, int64_t rc, MPI_Datatype rt,
+                int root, MPI_Comm comm);
+void jp_scatterv(struct jp_call *c, const void *scs, size_t w, MPI_Datatype st, const void *rbuf, int64_t rc,
+                 MPI_Datatype rt, int root, MPI_Comm comm);
+void jp_allgather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
+                  MPI_Comm comm);
+void jp_allgatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,
+                   MPI_Datatype rt, MPI_Comm comm);
+void jp_alltoall(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
+                 MPI_Comm comm);
+void jp_alltoallv(struct jp_call *c, const void *sbuf, const void *scs, size_t sw, MPI_Datatype st, const void *rcs,
+                  size_t rw, MPI_Datatype rt, MPI_Comm comm);
+void jp_alltoallw(struct jp_call *c, const void *sbuf, const void *scs, size_t sw, const MPI_Datatype *sts,
+                  const void *rcs, size_t rw, const MPI_Datatype *rts, MPI_Comm comm);
+void jp_reduce(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Comm comm);
+void jp_allreduce(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm comm);
+void jp_reduce_scatter(struct jp_call *c, const void *rcs, size_t w, MPI_Datatype t, MPI_Comm comm);
+void jp_reduce_scatter_block(struct jp_call *c, int64_t rc, MPI_Datatype t, MPI_Comm comm);
+void jp_scan(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm comm, int exclusive);
+/* neighbourhood collectives: bytes from the topology's degrees (no matrix) */
+void jp_neighbor(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, MPI_Comm comm);
+void jp_neighborv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *scs, size_t sw, const void *rcs,
+                  size_t rw, MPI_Datatype rt, int64_t rc, MPI_Comm comm);
+void jp_neighborw(struct jp_call *c, const void *scs, size_t sw, const MPI_Datatype *sts, const void *rcs, size_t rw,
+                  const MPI_Datatype *rts, MPI_Comm comm);
+/* persistent collectives: bytes at each start */
+void jp_pcoll_init(struct jp_call *c, MPI_Request req);
+
+/* one-sided, origin side */
+void jp_rma(struct jp_call *c, int64_t sent, int64_t recv, int target, MPI_Win win);
+
+/* handles going away */
+void jp_comm_freed(MPI_Comm comm);
+void jp_win_freed(MPI_Win win);
+void jp_type_freed(void);
+
+#endif

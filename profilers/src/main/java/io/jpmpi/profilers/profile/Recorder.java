@@ -1,0 +1,114 @@
+package io.jpmpi.profilers.profile;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The profile tool's C level (libjpmpi-profile.so), as the Java level sees it: found among the
+ * levels of the dispatcher's table, then called through FFM for its snapshot and output directory.
+ */
+@SuppressWarnings("restricted") // the recorder is native code by design
+final class Recorder {
+    static final String LIBRARY = "libjpmpi-profile.so";
+    private static final Linker LINKER = Linker.nativeLinker();
+
+    private final String path;
+    private final MethodHandle snapshotSize;
+    private final MethodHandle snapshot;
+    private final MethodHandle outputDir;
+    private final MethodHandle written;
+
+    private Recorder(String path, SymbolLookup lib) {
+        this.path = path;
+        this.snapshotSize = handle(lib, "jpmpi_profile_snapshot_size", FunctionDescriptor.of(JAVA_LONG));
+        this.snapshot = handle(lib, "jpmpi_profile_snapshot", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+        this.outputDir = handle(lib, "jpmpi_profile_output_dir", FunctionDescriptor.of(ADDRESS));
+        this.written = handle(lib, "jpmpi_profile_written", FunctionDescriptor.ofVoid());
+    }
+
+    private static MethodHandle handle(SymbolLookup lib, String name, FunctionDescriptor d) {
+        MemorySegment at = lib.find(name).orElseThrow(() -> new IllegalStateException(LIBRARY + " lacks " + name));
+        return LINKER.downcallHandle(at, d);
+    }
+
+    /** The recorder among the dispatcher's levels, if the entry list has it. */
+    static Optional<Recorder> find() {
+        SymbolLookup dispatcher = SymbolLookup.libraryLookup("libmpiprofilesupport.so", Arena.global());
+        MethodHandle count = LINKER.downcallHandle(dispatcher.find("jpmpi_level_count").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT));
+        MethodHandle entry = LINKER.downcallHandle(dispatcher.find("jpmpi_level_entry").orElseThrow(),
+                FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        try {
+            int n = (int) count.invokeExact();
+            for (int i = 0; i < n; i++) {
+                MemorySegment s = (MemorySegment) entry.invokeExact(i);
+                if (s.address() == 0) {
+                    continue;
+                }
+                String p = s.reinterpret(4096).getString(0);
+                if (p.endsWith("/" + LIBRARY) || p.equals(LIBRARY)) {
+                    return Optional.of(new Recorder(p, SymbolLookup.libraryLookup(Path.of(p), Arena.global())));
+                }
+            }
+            return Optional.empty();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    String path() {
+        return path;
+    }
+
+    /** This rank's figures, added up over its threads. */
+    Snapshot snapshot() {
+        try (Arena arena = Arena.ofConfined()) {
+            long size = (long) snapshotSize.invokeExact();
+            MemorySegment buf = arena.allocate(size, 8);
+            long got = (long) snapshot.invokeExact(buf, size);
+            if (got != size) {
+                throw new IllegalStateException(LIBRARY + " gave a snapshot of " + got + " bytes, expected " + size);
+            }
+            return Snapshot.parse(buf.asByteBuffer());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The output directory every rank agreed on at MPI_Init. */
+    Path outputDir() {
+        try {
+            MemorySegment s = (MemorySegment) outputDir.invokeExact();
+            return Path.of(s.reinterpret(8192).getString(0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The profile is written: the recorder need not dump this rank at exit. */
+    void written() {
+        try {
+            written.invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.jpmpi.profilers.report;
+
+import java.util.Locale;
+
+/** Human-readable figures for the reports. */
+public final class Units {
+    private Units() {
+    }
+
+    /** 1023 → "1023", 1024 → "1K", 1536 → "1.5K", 3·2^30 → "3G" (binary units). */
+    public static String bytes(double bytes) {
+        if (!Double.isFinite(bytes)) {
+            return "n/a";
+        }
+        String[] units = {"", "K", "M", "G", "T", "P", "E"};
+        int u = 0;
+        double v = bytes;
+        while (Math.abs(v) >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        if (u == 0) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        String t = v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+        if (Math.abs(Double.parseDouble(t)) >= 1024 && u < units.length - 1) {
+            // 1023.96K rounds to 1024.0K: that is 1M.
+            return bytes(Math.copySign(Math.pow(1024, u + 1), v));
+        }
+        return t.endsWith(".0") ? t.substring(0, t.length() - 2) + units[u] : t + units[u];
+    }
+
+    /**
+     * Seconds with a unit that keeps three significant figures: "12.3 s", "4.56 ms", "789 us"; whole
+     * nanoseconds from 10 ns ("12 ns"); whole seconds from 1000 s ("4321 s"). A value that rounds up to
+     * 1000 of a unit is shown in the next ("1.00 ms", not "1000 us").
+     */
+    public static String seconds(double s) {
+        if (!Double.isFinite(s)) {
+            return "n/a";
+        }
+        double a = Math.abs(s);
+        if (a == 0) {
+            return "0 s";
+        }
+        if (a >= 999.5) {
+            return String.format(Locale.ROOT, "%.0f s", s);
+        }
+        String[] units = {"s", "ms", "us", "ns"};
+        int u = a >= 1 ? 0 : a >= 1e-3 ? 1 : a >= 1e-6 ? 2 : 3;
+        String t = inUnit(s, u);
+        if (u > 0 && Math.abs(Double.parseDouble(t)) >= 1000) {
+            u--;
+            t = inUnit(s, u);
+        }
+        return t + " " + units[u];
+    }
+
+    private static String inUnit(double s, int u) {
+        double v = s * Math.pow(1000, u);
+        if (u == 3 && Math.abs(v) >= 9.5) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        return significant3(v);
+    }
+
+    /** {@code v} with three significant figures and no exponent (for |v| below 1000). */
+    static String significant3(double v) {
+        double a = Math.abs(v);
+        int decimals = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    /** A count: exact below a million, then three significant figures: "999999", "1.23M", "45.6G". */
+    public static String count(double n) {
+        if (!Double.isFinite(n)) {
+            return "n/a";
+        }
+        double a = Math.abs(n);
+        if (a < 999_999.5) {
+            return String.format(Locale.ROOT, "%.0f", n);
+        }
+        String[] units = {"M", "G", "T", "P", "E"};
+        int u = 0;
+        double v = n / 1e6;
+        while (Math.abs(v) >= 999.5 && u < units.length - 1) {
+            v /= 1000;
+            u++;
+        }
+        return significant3(v) + units[u];
+    }
+
+    /** A percentage with one decimal ("24.8"); "<0.1" for small positive values; no % sign. */
+    public static String percent(double pct) {
+        if (!Double.isFinite(pct)) {
+            return "n/a";
+        }
+        if (pct > 0 && pct < 0.05) {
+            return "<0.1";
+        }
+        return String.format(Locale.ROOT, "%.1f", pct);
+    }
+}
