@@ -28,7 +28,7 @@ volatile int jp_on = 1;
 static struct jp_thread *volatile jp_threads;
 static int jp_world_rank = -1;
 static int jp_world_size;
-static uint64_t jp_type_epoch = 1;
+uint64_t jp_type_epoch = 1;
 
 /* Lifecycle. */
 enum { JP_RUNNING = 0, JP_FINALIZE = 1, JP_ABORT = 2, JP_EXIT = 3, JP_SIGNAL = 4, JP_FLUSH = 5 };
@@ -63,12 +63,12 @@ struct jp_thread *jp_thread_new(void)
     return t;
 }
 
-static void jp_matrix(struct jp_call *c, int world, int64_t bytes)
+/* Adds one message to `world` to thread t's matrix row (not to oneself, not outside the world). */
+static void jp_matrix_add(struct jp_thread *t, int world, int64_t bytes)
 {
-    if (!c->t0 || c->nomatrix || world < 0 || world >= jp_world_size || world == jp_world_rank) {
+    if (world < 0 || world >= jp_world_size || world == jp_world_rank) {
         return;
     }
-    struct jp_thread *t = c->t;
     if (!t->matrix) {
         t->matrix = calloc(2 * (size_t)jp_world_size, sizeof(uint64_t));
         if (!t->matrix) {
@@ -79,25 +79,27 @@ static void jp_matrix(struct jp_call *c, int world, int64_t bytes)
     t->matrix[2 * world + 1] += (uint64_t)bytes;
 }
 
+/* A message of the call being recorded (none while recording is off). */
+static void jp_matrix(struct jp_call *c, int world, int64_t bytes)
+{
+    if (c->t0 && !c->nomatrix) {
+        jp_matrix_add(c->t, world, bytes);
+    }
+}
+
 /* ---------------------------------------------------------------- datatype sizes */
 
-int64_t jp_tsize(struct jp_call *c, MPI_Datatype t)
+int64_t jp_tsize_miss(struct jp_thread *th, MPI_Datatype t, unsigned slot)
 {
     if (t == MPI_DATATYPE_NULL) {
         return 0;
     }
-    uintptr_t key = (uintptr_t)t;
-    unsigned slot = (unsigned)((key >> 4) ^ key) & 7;
     uint64_t epoch = __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED);
-    struct jp_thread *th = c->t;
-    if (th->tcache[slot].key == key && th->tcache[slot].epoch == epoch) {
-        return th->tcache[slot].size;
-    }
     MPI_Count size = 0;
     if (PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size < 0) {
         size = 0;
     }
-    th->tcache[slot].key = key;
+    th->tcache[slot].key = (uintptr_t)t;
     th->tcache[slot].size = (int64_t)size;
     th->tcache[slot].epoch = epoch;
     return (int64_t)size;
@@ -278,13 +280,19 @@ static struct jp_req jp_reqtab[JP_REQS];
 static pthread_mutex_t jp_req_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int jp_req_live;
 
+/*
+ * create: a new entry even if `key` is there already. Handles are not unique: MPICH (4.x) returns
+ * the same builtin handle for every send that completed at once (MPIR_Request_create_complete), so
+ * two MPI_Isend posts can give equal handles that are both live; each post keeps its own entry and
+ * each completion of the handle takes one of them (they complete together anyway).
+ */
 static struct jp_req *jp_req_slot(uintptr_t key, int create)
 {
     unsigned h = (unsigned)((key >> 3) * 2654435761u) % JP_REQS;
     struct jp_req *free_slot = NULL;
     for (unsigned i = 0; i < JP_REQS; i++) {
         struct jp_req *q = &jp_reqtab[(h + i) % JP_REQS];
-        if (q->state == 1 && q->key == key) {
+        if (!create && q->state == 1 && q->key == key) {
             return q;
         }
         if (q->state == -1 && !free_slot) {
@@ -404,14 +412,15 @@ void jp_reqs_save(struct jp_reqs *s, int n, const MPI_Request *reqs)
     s->n = n;
 }
 
-/* A tracked request completed: count a send in the matrix; forget non-persistent ones. */
+/*
+ * A tracked request completed: count a send in the matrix if recording was on when it was posted
+ * (or started) - as its bytes were counted then - whether or not it is on now; forget
+ * non-persistent ones.
+ */
 static void jp_req_done_locked(struct jp_call *c, struct jp_req *q)
 {
     if (q->kind == JP_RQ_SEND && q->counted && !q->cancelled && (!q->persistent || q->active)) {
-        int saved = c->nomatrix;
-        c->nomatrix = 0;
-        jp_matrix(c, q->world, q->bytes);
-        c->nomatrix = saved;
+        jp_matrix_add(c->t, q->world, q->bytes);
     }
     if (q->persistent) {
         q->active = 0;
@@ -486,23 +495,9 @@ void jp_request_cancelled(MPI_Request req)
 
 /* ---------------------------------------------------------------- point-to-point */
 
-void jp_send(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm)
+void jp_send_peer(struct jp_thread *t, int64_t bytes, int dest, MPI_Comm comm)
 {
-    int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
-    c->sent += bytes;
-    if (c->t0 && dest >= 0) {
-        jp_matrix(c, jp_world(comm, dest), bytes);
-    }
-}
-
-void jp_recv(struct jp_call *c, int64_t count, MPI_Datatype t)
-{
-    c->recv += count > 0 ? count * jp_tsize(c, t) : 0;
-}
-
-void jp_out(struct jp_call *c, int64_t count, MPI_Datatype t)
-{
-    c->sent += count > 0 ? count * jp_tsize(c, t) : 0;
+    jp_matrix_add(t, jp_world(comm, dest), bytes);
 }
 
 /* ---------------------------------------------------------------- collectives */
@@ -1331,7 +1326,7 @@ JP_EXPORT int MPI_Init(int *argc, char ***argv)
     struct jp_call c;
     jp_begin(&c);
     int rc = PMPI_Init(argc, argv);
-    jp_stop(&c);
+    c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
     jp_end(&c, JP_F_MPI_Init, 0);
     if (rc == MPI_SUCCESS) {
         jp_started();
@@ -1344,7 +1339,7 @@ JP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
     struct jp_call c;
     jp_begin(&c);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    jp_stop(&c);
+    c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
     jp_end(&c, JP_F_MPI_Init_thread, 0);
     if (rc == MPI_SUCCESS) {
         jp_started();

@@ -43,7 +43,7 @@ extern __thread struct jp_thread *jp_self __attribute__((tls_model("initial-exec
 extern volatile int jp_on;
 struct jp_thread *jp_thread_new(void);
 
-static inline uint64_t jp_ticks(void)
+static inline __attribute__((always_inline)) uint64_t jp_ticks(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     return __builtin_ia32_rdtsc();
@@ -54,7 +54,7 @@ static inline uint64_t jp_ticks(void)
 #endif
 }
 
-static inline void jp_begin(struct jp_call *c)
+static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c)
 {
     struct jp_thread *t = jp_self;
     c->t = t ? t : jp_thread_new();
@@ -64,12 +64,12 @@ static inline void jp_begin(struct jp_call *c)
     c->nomatrix = 0;
 }
 
-static inline void jp_stop(struct jp_call *c)
+static inline __attribute__((always_inline)) void jp_stop(struct jp_call *c)
 {
     c->t1 = c->t0 ? jp_ticks() : 0;
 }
 
-static inline int jp_bucket(int64_t bytes)
+static inline __attribute__((always_inline)) int jp_bucket(int64_t bytes)
 {
     if (bytes <= 0) {
         return 0;
@@ -78,7 +78,7 @@ static inline int jp_bucket(int64_t bytes)
     return b < JP_BUCKETS - 1 ? b : JP_BUCKETS - 1;
 }
 
-static inline void jp_end(struct jp_call *c, int id, int has_bytes)
+static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int id, int has_bytes)
 {
     if (!c->t0) {
         return;
@@ -104,13 +104,47 @@ static inline void jp_end(struct jp_call *c, int id, int has_bytes)
 #define JP_ARR(a) ((const void *)(a)), sizeof(*(a))
 #define JP_TYPES(a) ((const MPI_Datatype *)(a))
 
-int64_t jp_tsize(struct jp_call *c, MPI_Datatype t);
+extern uint64_t jp_type_epoch;
+int64_t jp_tsize_miss(struct jp_thread *th, MPI_Datatype t, unsigned slot);
 
-/* point-to-point */
-void jp_send(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm);
-void jp_recv(struct jp_call *c, int64_t count, MPI_Datatype t);
+/* MPI_Type_size_x, from a small per-thread cache that MPI_Type_free invalidates. */
+static inline __attribute__((always_inline)) int64_t jp_tsize(struct jp_call *c, MPI_Datatype t)
+{
+    uintptr_t key = (uintptr_t)t;
+    unsigned slot = (unsigned)((key >> 4) ^ key) & 7;
+    struct jp_thread *th = c->t;
+    if (__builtin_expect(th->tcache[slot].key == key && th->tcache[slot].epoch
+                         == __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED), 1)) {
+        return th->tcache[slot].size;
+    }
+    return jp_tsize_miss(th, t, slot);
+}
+
+/*
+ * point-to-point. The hot helpers take scalars, not the jp_call, so that a wrapper's jp_call can
+ * live in registers (its address escaping costs loads and stores on every call).
+ */
+void jp_send_peer(struct jp_thread *t, int64_t bytes, int dest, MPI_Comm comm);
+
+static inline __attribute__((always_inline)) void jp_send(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm)
+{
+    int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
+    c->sent += bytes;
+    if (c->t0 && dest >= 0 && !c->nomatrix) {
+        jp_send_peer(c->t, bytes, dest, comm);
+    }
+}
+
+static inline __attribute__((always_inline)) void jp_recv(struct jp_call *c, int64_t count, MPI_Datatype t)
+{
+    c->recv += count > 0 ? count * jp_tsize(c, t) : 0;
+}
+
 /* bytes out without a peer (file writes) */
-void jp_out(struct jp_call *c, int64_t count, MPI_Datatype t);
+static inline __attribute__((always_inline)) void jp_out(struct jp_call *c, int64_t count, MPI_Datatype t)
+{
+    c->sent += count > 0 ? count * jp_tsize(c, t) : 0;
+}
 void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
 void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
 void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req);

@@ -138,7 +138,7 @@ public final class ProfileEmitter {
     private static String semanticName(MpiFunction f) {
         String name = f.largeCount() && f.base() != null ? f.base() : f.name();
         if (f.category() == Category.COLL_NONBLOCKING && name.startsWith("MPI_I")) {
-            return "MPI_" + name.substring(5);
+            return "MPI_" + Character.toUpperCase(name.charAt(5)) + name.substring(6);
         }
         return name;
     }
