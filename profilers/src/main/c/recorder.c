@@ -342,6 +342,9 @@ static void jp_req_add(MPI_Request req, int kind, int persistent, int counted, i
 
 void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req)
 {
+    if (dest == MPI_PROC_NULL) {
+        return;
+    }
     int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
     c->sent += bytes;
     int world = jp_world(comm, dest);
@@ -352,6 +355,9 @@ void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Co
 
 void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req)
 {
+    if (dest == MPI_PROC_NULL) {
+        return;
+    }
     struct jp_call c = {.t = jp_self ? jp_self : jp_thread_new()};
     int64_t bytes = count > 0 ? count * jp_tsize(&c, t) : 0;
     jp_req_add(req, JP_RQ_SEND, 1, 0, jp_world(comm, dest), bytes, 0);

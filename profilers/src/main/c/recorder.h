@@ -128,6 +128,9 @@ void jp_send_peer(struct jp_thread *t, int64_t bytes, int dest, MPI_Comm comm);
 
 static inline __attribute__((always_inline)) void jp_send(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm)
 {
+    if (dest == MPI_PROC_NULL) { /* moves nothing */
+        return;
+    }
     int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
     c->sent += bytes;
     if (c->t0 && dest >= 0 && !c->nomatrix) {
@@ -138,6 +141,14 @@ static inline __attribute__((always_inline)) void jp_send(struct jp_call *c, int
 static inline __attribute__((always_inline)) void jp_recv(struct jp_call *c, int64_t count, MPI_Datatype t)
 {
     c->recv += count > 0 ? count * jp_tsize(c, t) : 0;
+}
+
+/* a receive from `source`: nothing from MPI_PROC_NULL */
+static inline __attribute__((always_inline)) void jp_recv_from(struct jp_call *c, int64_t count, MPI_Datatype t, int source)
+{
+    if (source != MPI_PROC_NULL) {
+        jp_recv(c, count, t);
+    }
 }
 
 /* bytes out without a peer (file writes) */

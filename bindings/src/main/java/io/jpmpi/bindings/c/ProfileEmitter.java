@@ -153,16 +153,19 @@ public final class ProfileEmitter {
         for (String n : List.of("MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend")) {
             m.put(n, post(ok + "jp_isend(&c, a_count, a_datatype, a_dest, a_comm, *a_request);"));
         }
-        for (String n : List.of("MPI_Recv", "MPI_Irecv", "MPI_Mrecv", "MPI_Imrecv")) {
+        for (String n : List.of("MPI_Recv", "MPI_Irecv")) {
+            m.put(n, post("jp_recv_from(&c, a_count, a_datatype, a_source);"));
+        }
+        for (String n : List.of("MPI_Mrecv", "MPI_Imrecv")) {
             m.put(n, post("jp_recv(&c, a_count, a_datatype);"));
         }
         m.put("MPI_Sendrecv", post("jp_send(&c, a_sendcount, a_sendtype, a_dest, a_comm); "
-                + "jp_recv(&c, a_recvcount, a_recvtype);"));
+                + "jp_recv_from(&c, a_recvcount, a_recvtype, a_source);"));
         m.put("MPI_Sendrecv_replace", post("jp_send(&c, a_count, a_datatype, a_dest, a_comm); "
-                + "jp_recv(&c, a_count, a_datatype);"));
-        m.put("MPI_Isendrecv", post("jp_recv(&c, a_recvcount, a_recvtype);\n    "
+                + "jp_recv_from(&c, a_count, a_datatype, a_source);"));
+        m.put("MPI_Isendrecv", post("jp_recv_from(&c, a_recvcount, a_recvtype, a_source);\n    "
                 + ok + "jp_isend(&c, a_sendcount, a_sendtype, a_dest, a_comm, *a_request);"));
-        m.put("MPI_Isendrecv_replace", post("jp_recv(&c, a_count, a_datatype);\n    "
+        m.put("MPI_Isendrecv_replace", post("jp_recv_from(&c, a_count, a_datatype, a_source);\n    "
                 + ok + "jp_isend(&c, a_count, a_datatype, a_dest, a_comm, *a_request);"));
         for (String n : List.of("MPI_Send_init", "MPI_Bsend_init", "MPI_Ssend_init", "MPI_Rsend_init")) {
             m.put(n, new Semantics("", ok + "jp_psend_init(a_count, a_datatype, a_dest, a_comm, *a_request);", false));
