@@ -31,8 +31,9 @@ export JPMPI_ROOT
 # The oldest Java release with a final java.lang.foreign (FFM) API.
 JPMPI_MIN_JAVA=22
 
-# Debian packages the build, the tests and the demo need.
-JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils)
+# Debian packages the build, the tests and the demo need (chromium: the profile's HTML report is
+# checked in a headless browser).
+JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"

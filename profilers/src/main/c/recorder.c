@@ -972,10 +972,8 @@ _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 
 typedef int (*jp_sink)(void *ctx, const void *data, size_t n);
 
-static int jp_fd_sink(void *ctx, const void *data, size_t n)
+static int jp_write_all(int fd, const char *p, size_t n)
 {
-    int fd = *(int *)ctx;
-    const char *p = data;
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) {
@@ -987,6 +985,35 @@ static int jp_fd_sink(void *ctx, const void *data, size_t n)
         p += w;
         n -= (size_t)w;
     }
+    return 0;
+}
+
+/*
+ * A file sink that writes in 16 KiB blocks (on the stack: the dump may run in a signal handler):
+ * the snapshot comes in ~3 pieces per function, and a dump of one write(2) per piece took long
+ * enough (hundreds of system calls) for Open MPI's SIGKILL, ~10 ms after its SIGTERM, to cut it
+ * short, leaving only rank-R.bin.tmp.
+ */
+struct jp_fdbuf {
+    int fd;
+    size_t used;
+    char buf[16384];
+};
+
+static int jp_fd_sink(void *ctx, const void *data, size_t n)
+{
+    struct jp_fdbuf *b = ctx;
+    if (b->used + n > sizeof b->buf) {
+        if (jp_write_all(b->fd, b->buf, b->used)) {
+            return -1;
+        }
+        b->used = 0;
+        if (n > sizeof b->buf) {
+            return jp_write_all(b->fd, data, n);
+        }
+    }
+    memcpy(b->buf + b->used, data, n);
+    b->used += n;
     return 0;
 }
 
@@ -1144,7 +1171,10 @@ static void jp_dump(int state, int detail)
     if (fd < 0) {
         return;
     }
-    int ok = jp_emit(jp_fd_sink, &fd, state, detail) == 0;
+    struct jp_fdbuf b;
+    b.fd = fd;
+    b.used = 0;
+    int ok = jp_emit(jp_fd_sink, &b, state, detail) == 0 && jp_write_all(fd, b.buf, b.used) == 0;
     ok = close(fd) == 0 && ok;
     if (ok) {
         rename(tmp, jp_dump_path);

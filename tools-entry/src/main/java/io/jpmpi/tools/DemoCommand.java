@@ -97,6 +97,7 @@ public final class DemoCommand implements Callable<Integer> {
         Map<String, String> env = new LinkedHashMap<>(job.launcherEnv());
         env.putAll(DoctorCommand.rootAllowance());
         int rc = Processes.runForeground(job.command(), env);
+        ProfileOutput.finish(ctx, out);
         Path text = out.resolve(Reports.TEXT);
         if (!Files.isRegularFile(text)) {
             throw new JpmpiException(ExitCode.CHECKS_FAILED, "demo: the job " + (rc == 0 ? "ran" : "failed (exit " + rc

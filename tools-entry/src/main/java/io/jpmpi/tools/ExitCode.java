@@ -16,7 +16,9 @@ public enum ExitCode {
     NOT_BUILT(70, "a part of jpmpi is not built or not installed (dispatcher, Java runtime, demo)"),
     NO_JDK(71, "no usable JDK >= 22 for the ranks' Java levels"),
     CANNOT_START(72, "a command jpmpi runs could not be started or failed (compiler, launcher, build)"),
-    INTERNAL(73, "a bug in jpmpi (please report it with the command line)");
+    INTERNAL(73, "a bug in jpmpi (please report it with the command line)"),
+    BAD_PROFILE(74, "report: no profile in the directory, or one that cannot be read (truncated, malformed), or"
+            + " its reports cannot be written");
 
     public final int code;
     public final String meaning;

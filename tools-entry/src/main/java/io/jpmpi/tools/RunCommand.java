@@ -1,12 +1,6 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.profilers.profile.RankDumps;
-import io.jpmpi.profilers.report.Profile;
-import io.jpmpi.profilers.report.ProfileJson;
-import io.jpmpi.profilers.report.Reports;
 import io.jpmpi.specs.Settings;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -99,7 +93,7 @@ public final class RunCommand implements Callable<Integer> {
         if (usesProfile(list)) {
             Path dir = out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
             if (dir != null) {
-                afterProfile(dir.toAbsolutePath().normalize());
+                ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
             }
         }
         return rc;
@@ -113,31 +107,6 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return false;
-    }
-
-    /**
-     * After a job with the profile tool: if the ranks did not write profile.json (the job aborted,
-     * was killed, or ranks exited without MPI_Finalize), the per-rank dumps become a partial
-     * profile and its reports; either way, say where the reports are.
-     */
-    private void afterProfile(Path dir) {
-        Path json = dir.resolve("profile.json");
-        try {
-            if (!Files.exists(json) && RankDumps.present(dir)) {
-                Profile p = RankDumps.merge(dir);
-                ProfileJson.write(p, json);
-                Reports.writeReports(p, dir);
-                ctx.note("the job did not finish normally: a partial profile was merged from the ranks' dumps");
-            }
-        } catch (IOException | RuntimeException e) {
-            ctx.note("profile: cannot merge the ranks' dumps in " + dir + ": " + e.getMessage());
-            return;
-        }
-        if (Files.exists(dir.resolve(Reports.TEXT))) {
-            ctx.note("profile: " + dir.resolve(Reports.TEXT) + " and " + Reports.HTML + " (jpmpi report " + dir + ")");
-        } else if (!Files.exists(json)) {
-            ctx.note("profile: no profile was written in " + dir);
-        }
     }
 
     private void describe(Job job) {

@@ -154,7 +154,13 @@ class LauncherIT {
             assertEquals(1, r.err().lines().filter(l -> l.startsWith(prefix) && l.contains("MPI_Isend=100")).count(),
                     r::describe);
         }
-        assertTrue((r.out() + r.err()).contains("mpicount: 4 ranks"), r::describe);
-        assertTrue((r.out() + r.err()).lines().anyMatch(l -> l.matches("mpicount: MPI_Isend +400 .*")), r::describe);
+        // The profile's report: its banner, and the demo's 100 Isends per rank summed over 4 ranks.
+        assertTrue(r.out().contains("| jpmpi profile"), r::describe);
+        assertTrue(r.out().contains("ranks       4 on 1 host"), r::describe);
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("MPI_Isend +400 .*")), r::describe);
+        Path dir = Path.of(System.getProperty("jpmpi.home"), "examples/halo-demo/target", impl.id, "profile");
+        for (String f : List.of("profile.json", "report.txt", "report.html")) {
+            assertTrue(Files.isRegularFile(dir.resolve(f)), () -> dir.resolve(f) + " missing\n" + r.describe());
+        }
     }
 }

@@ -1,0 +1,85 @@
+package io.jpmpi.profilers.report;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** The human-readable reports of a profile, written beside its profile.json. */
+public final class Reports {
+    /** The text report's file name. */
+    public static final String TEXT = "report.txt";
+    /** The HTML report's file name. */
+    public static final String HTML = "report.html";
+
+    private Reports() {
+    }
+
+    /** Writes {@value #TEXT} and {@value #HTML} into {@code dir}, each atomically; returns the text report. */
+    public static String writeReports(Profile p, Path dir) throws IOException {
+        return writeReports(p, dir, true);
+    }
+
+    /**
+     * Writes {@value #TEXT} and, if {@code html}, {@value #HTML} into {@code dir}, each atomically;
+     * returns the text report.
+     */
+    public static String writeReports(Profile p, Path dir, boolean html) throws IOException {
+        String text = TextReport.render(p);
+        writeAtomically(dir.resolve(TEXT), w -> w.write(text));
+        if (html) {
+            String page = HtmlReport.render(p);
+            writeAtomically(dir.resolve(HTML), w -> w.write(page));
+        }
+        return text;
+    }
+
+    /** What writes a file's content. */
+    @FunctionalInterface
+    interface Content {
+        void write(Writer w) throws IOException;
+    }
+
+    /**
+     * Writes {@code file} (UTF-8) through a temporary file in the same directory, flushed to disk and
+     * then renamed over it: readers see the old file or the whole new one, never a part. The file
+     * gets the permissions the umask gives new files.
+     */
+    static void writeAtomically(Path file, Content content) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16) + ".tmp");
+        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            try (ch) {
+                OutputStream out = Channels.newOutputStream(ch);
+                Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+                content.write(w);
+                w.flush();
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+}

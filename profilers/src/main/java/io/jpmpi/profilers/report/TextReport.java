@@ -1,0 +1,420 @@
+package io.jpmpi.profilers.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.DoubleFunction;
+
+/**
+ * report.txt: the first screen people read. A boxed banner (the job, application and MPI time per
+ * rank, totals, the profiler's own cost, why the profile is partial), the functions that took the
+ * most time with their spread across ranks, the message sizes, and the rank pairs that exchanged
+ * the most bytes. At most {@value #WIDTH} columns; the same profile always gives the same text.
+ */
+public final class TextReport {
+    /** The widest line. */
+    public static final int WIDTH = 100;
+    /** How many functions the tables list. */
+    public static final int TOP_FUNCTIONS = 15;
+    /** How many rank pairs the last table lists. */
+    public static final int TOP_PAIRS = 10;
+    /** How many reasons for a partial profile the banner lists. */
+    public static final int MAX_REASONS = 5;
+
+    private static final int INNER = WIDTH - 4;
+    private static final int LABEL = 12;
+    private static final int NAME = 24;
+    private static final int BAR = 24;
+
+    private TextReport() {
+    }
+
+    /** The report of {@code p}, lines ending in "\n". */
+    public static String render(Profile p) {
+        StringBuilder b = new StringBuilder(8192);
+        banner(b, p);
+        List<FunctionProfile> top = p.functions().subList(0, Math.min(TOP_FUNCTIONS, p.functions().size()));
+        b.append('\n');
+        functions(b, p, top);
+        if (!top.isEmpty()) {
+            b.append('\n');
+            spread(b, p, top);
+        }
+        b.append('\n');
+        histogram(b, p);
+        b.append('\n');
+        pairs(b, p);
+        return b.toString();
+    }
+
+    // --- banner -------------------------------------------------------------------------------
+
+    private static void banner(StringBuilder b, Profile p) {
+        Job job = p.job();
+        String rule = "+" + "-".repeat(WIDTH - 2) + "+\n";
+        b.append(rule);
+        String title = "jpmpi profile" + (p.partial() ? "  ** PARTIAL **" : "");
+        String id = "job " + (job.id() == null ? "(no job id)" : plain(job.id()));
+        boxed(b, title + " ".repeat(Math.max(1, INNER - title.length() - id.length())) + id);
+        field(b, "executable", job.executable() == null ? "(unknown)" : plain(job.executable()));
+        field(b, "mpi", job.mpi() == null ? "(unknown)" : plain(job.mpi()));
+        field(b, "ranks", p.ranks() + " on " + job.hosts() + (job.hosts() == 1 ? " host" : " hosts")
+                + "    start " + (job.start() == null ? "(unknown)" : plain(job.start()))
+                + "    wall " + Units.seconds(job.wallSeconds()));
+        String hosts = hostList(p, 6);
+        if (hosts != null) {
+            field(b, "hosts", hosts);
+        }
+        boxed(b, "");
+        boxed(b, String.format(Locale.ROOT, "%-" + LABEL + "s%10s%8s%11s%11s%8s%8s", "per rank", "min", "rank",
+                "avg", "max", "rank", "cv"));
+        Profile.Summary s = p.summary();
+        statRow(b, "app time", s.appSeconds(), Units::seconds);
+        statRow(b, "MPI time", s.mpiSeconds(), Units::seconds);
+        statRow(b, "MPI %", s.mpiPercent(), Units::percent);
+        statRow(b, "calls", s.calls(), Units::count);
+        statRow(b, "bytes sent", s.bytesSent(), Units::bytes);
+        statRow(b, "bytes recv", s.bytesRecv(), Units::bytes);
+        boxed(b, "");
+        field(b, "total", Units.count(s.calls().sum()) + " calls, " + Units.bytes(s.bytesSent().sum()) + " sent, "
+                + Units.bytes(s.bytesRecv().sum()) + " received; MPI time " + Units.percent(mpiShare(p))
+                + "% of application time");
+        Profile.Overhead o = p.overhead();
+        field(b, "overhead", String.format(Locale.ROOT, "%s ns per call x %s calls = %s, %s%% of application time",
+                Units.significant3(o.perCallNs()), Units.count(o.calls()),
+                Units.seconds(o.totalSeconds()), small(percentOf(o.totalSeconds(), s.appSeconds().sum()))));
+        if (p.partial()) {
+            List<String> reasons = p.partialReasons();
+            field(b, "PARTIAL", "the profile does not cover the whole run" + (reasons.isEmpty() ? "" : ":"));
+            for (int i = 0; i < Math.min(MAX_REASONS, reasons.size()); i++) {
+                boxed(b, " ".repeat(LABEL) + cut(plain(reasons.get(i)), INNER - LABEL));
+            }
+            if (reasons.size() > MAX_REASONS) {
+                boxed(b, " ".repeat(LABEL) + "... and " + (reasons.size() - MAX_REASONS) + " more (profile.json)");
+            }
+        }
+        b.append(rule);
+    }
+
+    private static void statRow(StringBuilder b, String label, Stat s, DoubleFunction<String> f) {
+        boxed(b, String.format(Locale.ROOT, "%-" + LABEL + "s%10s%8d%11s%11s%8d%8.2f", label, f.apply(s.min()),
+                s.minRank(), f.apply(s.avg()), f.apply(s.max()), s.maxRank(), s.cv()));
+    }
+
+    /** A labelled value in the box, wrapped under itself when longer than a line. */
+    private static void field(StringBuilder b, String label, String value) {
+        int room = INNER - LABEL;
+        String head = String.format(Locale.ROOT, "%-" + LABEL + "s", label);
+        String rest = value;
+        do {
+            int n = Math.min(room, rest.length());
+            boxed(b, head + rest.substring(0, n));
+            rest = rest.substring(n);
+            head = " ".repeat(LABEL);
+        } while (!rest.isEmpty());
+    }
+
+    private static void boxed(StringBuilder b, String content) {
+        String c = cut(content, INNER);
+        b.append("| ").append(c).append(" ".repeat(INNER - c.length())).append(" |\n");
+    }
+
+    // --- functions ----------------------------------------------------------------------------
+
+    private static void functions(StringBuilder b, Profile p, List<FunctionProfile> top) {
+        List<FunctionProfile> all = p.functions();
+        if (all.isEmpty()) {
+            b.append("No MPI function was called while recording.\n");
+            return;
+        }
+        double mpi = p.summary().mpiSeconds().sum();
+        double app = p.summary().appSeconds().sum();
+        double shown = 0;
+        for (FunctionProfile f : top) {
+            shown += f.timeSeconds();
+        }
+        b.append(top.size() == all.size() ? "MPI functions by time" : "Top " + top.size() + " of " + all.size()
+                + " MPI functions by time").append(" (sums over ").append(p.ranks())
+                .append(p.ranks() == 1 ? " rank" : " ranks").append("; ").append(Units.percent(percentOf(shown, mpi)))
+                .append("% of MPI time)\n");
+        String columns = "%9s%9s%6s%6s%10s%10s%10s%8s%8s\n";
+        b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "calls", "time", "%MPI", "%app",
+                "avg/call", "min call", "max call", "sent", "recv"));
+        for (FunctionProfile f : top) {
+            name(b, f.name());
+            b.append(String.format(Locale.ROOT, columns,
+                    Units.count(f.calls()), Units.seconds(f.timeSeconds()), Units.percent(percentOf(f.timeSeconds(), mpi)),
+                    Units.percent(percentOf(f.timeSeconds(), app)),
+                    Units.seconds(f.calls() == 0 ? 0 : f.timeSeconds() / f.calls()), Units.seconds(f.minCallSeconds()),
+                    Units.seconds(f.maxCallSeconds()), Units.bytes(f.bytesSent()), Units.bytes(f.bytesRecv())));
+        }
+        if (top.size() < all.size()) {
+            b.append("... ").append(all.size() - top.size()).append(" more in report.html and profile.json\n");
+        }
+    }
+
+    private static void spread(StringBuilder b, Profile p, List<FunctionProfile> top) {
+        b.append("Time per rank of these functions (lowest and highest, the rank with each, coefficient of variation)\n");
+        String columns = "%10s%8s%11s%11s%8s%8s%9s\n";
+        b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "min", "rank", "avg", "max", "rank",
+                "cv", "max/avg"));
+        for (FunctionProfile f : top) {
+            Stat t = f.perRank().timeSeconds();
+            name(b, f.name());
+            b.append(String.format(Locale.ROOT, columns, Units.seconds(t.min()),
+                    Integer.toString(t.minRank()), Units.seconds(t.avg()), Units.seconds(t.max()),
+                    Integer.toString(t.maxRank()), String.format(Locale.ROOT, "%.2f", t.cv()),
+                    t.avg() == 0 ? "-" : String.format(Locale.ROOT, "%.2f", t.max() / t.avg())));
+        }
+    }
+
+    /** A function's name in the first column; a name too long for it gets a line of its own. */
+    private static void name(StringBuilder b, String name) {
+        String n = plain(name);
+        if (n.length() < NAME) {
+            b.append(n).append(" ".repeat(NAME - n.length()));
+        } else {
+            b.append(cut(n, WIDTH)).append('\n').append(" ".repeat(NAME));
+        }
+    }
+
+    // --- message sizes ------------------------------------------------------------------------
+
+    private static void histogram(StringBuilder b, Profile p) {
+        long[] h = p.histogram();
+        int first = -1;
+        int last = -1;
+        long total = 0;
+        long most = 0;
+        for (int k = 0; k < h.length; k++) {
+            if (h[k] > 0) {
+                first = first < 0 ? k : first;
+                last = k;
+                total += h[k];
+                most = Math.max(most, h[k]);
+            }
+        }
+        if (total == 0) {
+            b.append("Message sizes: no call was recorded.\n");
+            return;
+        }
+        b.append("Message sizes (calls by the larger of the bytes a call sends and receives; all functions)\n");
+        String format = "%-12s%12s%8s%8s  %-" + (NAME - 2) + "s %s";
+        b.append(String.format(Locale.ROOT, format, "size", "calls", "%", "cum %", "most calls by", "").stripTrailing())
+                .append('\n');
+        long cumulative = 0;
+        for (int k = first; k <= last; k++) {
+            if (h[k] == 0) {
+                // A run of empty buckets is one line.
+                int end = k;
+                while (end + 1 <= last && h[end + 1] == 0) {
+                    end++;
+                }
+                String label = end == k ? Histogram.label(k)
+                        : Units.bytes(Histogram.lowerBound(k)) + "-" + Units.bytes((1L << end) - 1);
+                b.append(String.format(Locale.ROOT, format, label, "0", "0.0", Units.percent(percentOf(cumulative,
+                        total)), "", "").stripTrailing()).append('\n');
+                k = end;
+                continue;
+            }
+            cumulative += h[k];
+            String by = "";
+            long byCalls = 0;
+            for (FunctionProfile f : p.functions()) {
+                long c = k < f.histogram().length ? f.histogram()[k] : 0;
+                if (c > byCalls) {
+                    byCalls = c;
+                    by = plain(f.name());
+                }
+            }
+            int bar = (int) Math.round((double) BAR * h[k] / most);
+            b.append(String.format(Locale.ROOT, format, Histogram.label(k), Units.count(h[k]),
+                    Units.percent(percentOf(h[k], total)), Units.percent(percentOf(cumulative, total)),
+                    cut(by, NAME - 2), "#".repeat(Math.max(1, bar))).stripTrailing()).append('\n');
+        }
+    }
+
+    // --- rank pairs ---------------------------------------------------------------------------
+
+    /** A sender, a receiver and what went from one to the other. */
+    record Pair(int from, int to, long bytes, long messages) {
+    }
+
+    /**
+     * The pairs that exchanged the most bytes, most first, and the totals over all pairs; pairs of
+     * blocks ({@link Profile.Blocks}) rather than ranks when {@code byBlock}.
+     */
+    record Pairs(List<Pair> top, long pairs, long bytes, long messages, boolean byBlock) {
+    }
+
+    private static final Comparator<Pair> MOST_FIRST = Comparator.comparingLong(Pair::bytes).reversed()
+            .thenComparing(Comparator.comparingLong(Pair::messages).reversed())
+            .thenComparingInt(Pair::from).thenComparingInt(Pair::to);
+
+    /**
+     * The {@code n} sender-receiver pairs of the rank matrix with the most bytes (then messages, then
+     * the lower ranks), and how many pairs exchanged anything at all. A profile without the rank
+     * matrix (the one the profile level reports from at MPI_Finalize, whose rows each rank writes
+     * itself) gives the pairs of its blocks, which are ranks up to 64 ranks.
+     */
+    static Pairs topPairs(Profile p, int n) {
+        PriorityQueue<Pair> heap = new PriorityQueue<>(MOST_FIRST.reversed());
+        long pairs = 0;
+        long bytes = 0;
+        long messages = 0;
+        if (p.messages().isEmpty() && p.bytes().isEmpty()) {
+            Profile.Blocks blocks = p.blocks();
+            for (int i = 0; i < blocks.count(); i++) {
+                for (int j = 0; j < blocks.count(); j++) {
+                    long msg = blocks.messages()[i][j];
+                    long byt = blocks.bytes()[i][j];
+                    if (msg != 0 || byt != 0) {
+                        pairs++;
+                        bytes += byt;
+                        messages += msg;
+                        heap.add(new Pair(i, j, byt, msg));
+                        if (heap.size() > n) {
+                            heap.poll();
+                        }
+                    }
+                }
+            }
+            List<Pair> top = new ArrayList<>(heap);
+            top.sort(MOST_FIRST);
+            return new Pairs(List.copyOf(top), pairs, bytes, messages, !oneRankPerBlock(p));
+        }
+        int rows = Math.max(p.messages().size(), p.bytes().size());
+        for (int r = 0; r < rows; r++) {
+            Profile.SparseRow m = r < p.messages().size() ? p.messages().get(r) : Profile.SparseRow.EMPTY;
+            Profile.SparseRow y = r < p.bytes().size() ? p.bytes().get(r) : Profile.SparseRow.EMPTY;
+            int i = 0;
+            int j = 0;
+            while (i < m.peers().length || j < y.peers().length) {
+                int pm = i < m.peers().length ? m.peers()[i] : Integer.MAX_VALUE;
+                int py = j < y.peers().length ? y.peers()[j] : Integer.MAX_VALUE;
+                int peer = Math.min(pm, py);
+                long msg = pm == peer ? m.values()[i++] : 0;
+                long byt = py == peer ? y.values()[j++] : 0;
+                if (msg == 0 && byt == 0) {
+                    continue;
+                }
+                pairs++;
+                bytes += byt;
+                messages += msg;
+                heap.add(new Pair(r, peer, byt, msg));
+                if (heap.size() > n) {
+                    heap.poll();
+                }
+            }
+        }
+        List<Pair> top = new ArrayList<>(heap);
+        top.sort(MOST_FIRST);
+        return new Pairs(List.copyOf(top), pairs, bytes, messages, false);
+    }
+
+    /** Whether every block of {@code p} is one rank (then block k is rank k). */
+    static boolean oneRankPerBlock(Profile p) {
+        return p.blocks().count() == p.ranks();
+    }
+
+    /** Who sent or received in a pair: the rank, or the ranks of a block. */
+    static String party(Profile p, Pairs pairs, int index) {
+        if (!pairs.byBlock()) {
+            return Integer.toString(index);
+        }
+        int first = p.blocks().firstRank()[index];
+        int size = p.blocks().size(index, p.ranks());
+        return size <= 1 ? Integer.toString(first) : first + "-" + (first + size - 1);
+    }
+
+    private static void pairs(StringBuilder b, Profile p) {
+        Pairs all = topPairs(p, TOP_PAIRS);
+        if (all.pairs() == 0) {
+            b.append("Rank pairs: no message between ranks was recorded.\n");
+            return;
+        }
+        List<Pair> top = all.top();
+        String what = all.byBlock() ? " pairs of rank blocks by bytes" : " rank pairs by bytes";
+        b.append(top.size() == all.pairs() ? what.substring(1, 2).toUpperCase(Locale.ROOT) + what.substring(2)
+                        : "Top " + top.size() + " of " + all.pairs() + what)
+                .append(" (sender to receiver; ").append(Units.count(all.messages())).append(" messages, ")
+                .append(Units.bytes(all.bytes())).append(" in all)\n");
+        int width = 8;
+        for (Pair q : top) {
+            width = Math.max(width, 2 + Math.max(party(p, all, q.from()).length(), party(p, all, q.to()).length()));
+        }
+        String format = "%" + width + "s%" + (width + 2) + "s%12s%10s%12s%12s\n";
+        b.append(String.format(Locale.ROOT, format, "sender", "receiver", "bytes", "% bytes", "messages", "avg size"));
+        for (Pair q : top) {
+            b.append(String.format(Locale.ROOT, format, party(p, all, q.from()), party(p, all, q.to()),
+                    Units.bytes(q.bytes()),
+                    Units.percent(percentOf(q.bytes(), all.bytes())), Units.count(q.messages()),
+                    q.messages() == 0 ? "-" : Units.bytes((double) q.bytes() / q.messages())));
+        }
+    }
+
+    // --- helpers ------------------------------------------------------------------------------
+
+    /**
+     * The hosts of the rank rows in order of their first rank, with their number of ranks:
+     * "node1 x2, node2 x2"; at most {@code max} named, then "+N more"; null without rank rows.
+     */
+    static String hostList(Profile p, int max) {
+        if (p.rankRows().isEmpty()) {
+            return null;
+        }
+        Map<String, Integer> count = new LinkedHashMap<>();
+        for (Profile.RankRow r : p.rankRows()) {
+            count.merge(r.host() == null || r.host().isEmpty() ? "(unknown)" : r.host(), 1, Integer::sum);
+        }
+        StringBuilder b = new StringBuilder();
+        int shown = 0;
+        for (var e : count.entrySet()) {
+            if (shown == max) {
+                b.append(", +").append(count.size() - max).append(" more");
+                break;
+            }
+            b.append(shown++ == 0 ? "" : ", ").append(plain(e.getKey())).append(" x").append(e.getValue());
+        }
+        return b.toString();
+    }
+
+    /** Application time spent in MPI, over all ranks, in percent. */
+    static double mpiShare(Profile p) {
+        return percentOf(p.summary().mpiSeconds().sum(), p.summary().appSeconds().sum());
+    }
+
+    static double percentOf(double part, double whole) {
+        return whole > 0 ? 100 * part / whole : 0;
+    }
+
+    /** A small percentage with three significant figures ("0.00351"), or "0". */
+    private static String small(double pct) {
+        if (pct == 0) {
+            return "0";
+        }
+        if (pct >= 1) {
+            return Units.percent(pct);
+        }
+        return String.format(Locale.ROOT, "%.3g", pct).replace("e-0", "e-");
+    }
+
+    /** {@code s} safe for a terminal: control and format characters replaced by '?'. */
+    static String plain(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(c < 0x20 || (c >= 0x7f && c < 0xa0) || Character.getType(c) == Character.FORMAT ? '?' : c);
+        }
+        return b.toString();
+    }
+
+    /** {@code s} cut to {@code max} chars, "..." marking the cut. */
+    static String cut(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    }
+}

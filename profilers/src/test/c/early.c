@@ -1,0 +1,50 @@
+/*
+ * early: a run that ends before MPI_Finalize.
+ *   early abort|exit [iters=3] [doubles=100]
+ * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
+ * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
+ * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
+ * ranks sleep (outside MPI) until the launcher ends them; if it has not after 30 s they print
+ * "early survived rank R" and call MPI_Finalize.
+ * MPI calls before the end: MPI_Init, MPI_Comm_rank, MPI_Comm_size, iters x MPI_Sendrecv,
+ * MPI_Barrier (and MPI_Abort on the aborting rank).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int abort_mode = argc > 1 && strcmp(argv[1], "abort") == 0;
+    int iters = argc > 2 ? atoi(argv[2]) : 3;
+    int m = argc > 3 ? atoi(argv[3]) : 100;
+    double *out = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    double *in = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    for (int it = 0; it < iters; it++) {
+        MPI_Sendrecv(out, m, MPI_DOUBLE, right, it, in, m, MPI_DOUBLE, left, it, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (abort_mode && rank == size - 1) {
+        printf("early abort rank %d\n", rank);
+        fflush(stdout);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    } else if (!abort_mode && rank == 0) {
+        printf("early exit rank %d\n", rank);
+        fflush(stdout);
+        return 0;
+    }
+    for (int s = 0; s < 300; s++) {
+        usleep(100000);
+    }
+    printf("early survived rank %d\n", rank);
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+}

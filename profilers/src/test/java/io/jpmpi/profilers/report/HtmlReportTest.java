@@ -1,0 +1,160 @@
+package io.jpmpi.profilers.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** report.html as text: self-contained, escaped, its plots counted (ChromiumTest renders it). */
+class HtmlReportTest {
+    static final String HOSTILE_EXE = "/tmp/<script>document.body.dataset.pwned='1'</script>"
+            + "<img src=x onerror=\"document.body.dataset.pwned='2'\">&amp;'\u0000\u0007\uD800";
+    static final String HOSTILE_HOST = "</title><script>alert(1)</script>";
+
+    /** The 4-rank fixture with hostile strings wherever the profile has strings. */
+    static Profile hostile() {
+        Profile p = Fixtures.ring(4, true);
+        p = Fixtures.withJob(p, new Job("<b>job</b>", HOSTILE_EXE, "mpi <i>\"x\"</i>", 1, "<start>", 12));
+        List<Profile.RankRow> rows = new ArrayList<>();
+        for (Profile.RankRow r : p.rankRows()) {
+            rows.add(new Profile.RankRow(r.rank(), HOSTILE_HOST, r.pid(), r.appSeconds(), r.mpiSeconds(), r.calls(),
+                    r.partial()));
+        }
+        p = Fixtures.withRows(p, rows);
+        List<FunctionProfile> fns = new ArrayList<>(p.functions());
+        FunctionProfile f = fns.get(0);
+        fns.set(0, new FunctionProfile("MPI_<svg onload=alert(1)>", f.calls(), f.timeSeconds(), f.bytesSent(),
+                f.bytesRecv(), f.minCallSeconds(), f.maxCallSeconds(), f.perRank(), f.histogram()));
+        p = Fixtures.withFunctions(p, fns);
+        return Fixtures.withReasons(p, List.of("rank 3: <script>alert(3)</script>"));
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int at = s.indexOf(what); at >= 0; at = s.indexOf(what, at + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void selfContained() {
+        for (Profile p : List.of(Fixtures.fourRanks(), Fixtures.ring(300, true), hostile())) {
+            String html = HtmlReport.render(p);
+            assertFalse(html.contains("http://") || html.contains("https://"), "a URL in the page");
+            assertFalse(html.contains("//"), "a protocol-relative reference in the page");
+            assertFalse(Pattern.compile("<[^>]*\\b(src|href|xlink:href)\\s*=", Pattern.CASE_INSENSITIVE).matcher(html)
+                    .find(), "a reference in the page");
+            assertFalse(html.contains("url("), "a CSS url()");
+            assertFalse(html.contains("@import"));
+            assertTrue(html.startsWith("<!DOCTYPE html>\n"));
+            assertTrue(html.endsWith("</html>\n"));
+        }
+    }
+
+    @Test
+    void everyStringIsEscaped() {
+        String html = HtmlReport.render(hostile());
+        assertEquals(1, count(html, "<script"), "only the report's own script");
+        assertFalse(html.contains("<img"));
+        assertFalse(html.contains("<b>job"));
+        assertFalse(html.contains("<i>"));
+        assertFalse(html.contains("<svg onload"));
+        assertFalse(html.contains("<start>"));
+        assertFalse(html.contains("</title><script>"));
+        assertTrue(html.contains("/tmp/&lt;script&gt;document.body.dataset.pwned=&#39;1&#39;&lt;/script&gt;"), html);
+        assertTrue(html.contains("&amp;amp;&#39;\ufffd\ufffd\ufffd"), "controls and a lone surrogate replaced");
+        assertTrue(html.contains("MPI_&lt;svg onload=alert(1)&gt;"));
+        assertTrue(html.contains("&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; x4"), "hosts");
+        assertTrue(html.contains("rank 3: &lt;script&gt;alert(3)&lt;/script&gt;"));
+        for (char c : html.toCharArray()) {
+            assertTrue(c >= 0x20 || c == '\n', () -> "control character " + (int) c);
+            assertFalse(Character.isSurrogate(c), "a lone surrogate");
+        }
+    }
+
+    @Test
+    void thePolicyAllowsOnlyTheReportsOwnScriptAndStyle() throws Exception {
+        String html = HtmlReport.render(Fixtures.fourRanks());
+        Matcher policy = Pattern.compile("<meta http-equiv=\"Content-Security-Policy\" content=\"([^\"]*)\">")
+                .matcher(html);
+        assertTrue(policy.find(), html);
+        Matcher script = Pattern.compile("<script>(.*?)</script>", Pattern.DOTALL).matcher(html);
+        Matcher style = Pattern.compile("<style>(.*?)</style>", Pattern.DOTALL).matcher(html);
+        assertTrue(script.find() && style.find());
+        assertEquals("default-src 'none'; style-src 'sha256-" + sha256(style.group(1)) + "'; script-src 'sha256-"
+                + sha256(script.group(1)) + "'", policy.group(1));
+    }
+
+    private static String sha256(String s) throws Exception {
+        return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
+                .digest(s.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The body's data-plots-expected. */
+    static int expected(String html) {
+        Matcher m = Pattern.compile("<body data-plots-expected=\"(\\d+)\">").matcher(html);
+        assertTrue(m.find(), "no data-plots-expected");
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void thePlotsAreCountedAndHaveMarks() {
+        String html = HtmlReport.render(Fixtures.fourRanks());
+        int plots = count(html, "<svg class=\"plot\"");
+        // Time per rank, the matrix, sizes of all functions and of the 6 top functions with sizes.
+        assertEquals(9, plots);
+        assertEquals(plots, expected(html));
+        for (String part : html.split("<svg class=\"plot\"")) {
+            if (part.contains("</svg>")) {
+                String svg = part.substring(0, part.indexOf("</svg>"));
+                assertTrue(svg.contains("class=\"mark"), svg);
+                assertTrue(svg.contains("<title>"), svg);
+            }
+        }
+        // Four ranks: four pairs of bars, 16 matrix cells: rank 0 sends to all (Bcast), the others to their
+        // two neighbours.
+        assertEquals(4, count(html, "class=\"mark app\""));
+        assertEquals(4, count(html, "class=\"mark mpi\""));
+        String matrix = html.substring(html.indexOf("id=\"matrix\""), html.indexOf("</svg>", html.indexOf("id=\"matrix\"")));
+        assertEquals(9, count(matrix, "class=\"mark\""));
+        assertEquals(7, count(matrix, "class=\"zero\""));
+        assertTrue(matrix.contains("<title>rank 0 to rank 1: 12.5M bytes in 201 messages</title>"), matrix);
+        assertTrue(html.contains("<title>all functions, 64K-128K bytes: 3200 calls (66.4%)</title>"), html);
+    }
+
+    @Test
+    void emptyPlotsAreLeftOutAndNotCounted() {
+        Profile p = Fixtures.fourRanks();
+        Profile empty = new Profile(p.schema(), false, List.of(), p.job(), 1,
+                new Profile.Summary(Stat.ZERO, Stat.ZERO, Stat.ZERO, Stat.ZERO, Stat.ZERO, Stat.ZERO),
+                new Profile.Overhead(0, 0, 0), List.of(), new long[0],
+                new Profile.Blocks(new int[] {0}, new double[] {1.5}, new double[1], new long[1][1], new long[1][1]),
+                List.of(new Profile.RankRow(0, "h", 1, 1.5, 0, 0, null)), List.of(Profile.SparseRow.EMPTY),
+                List.of(Profile.SparseRow.EMPTY));
+        String html = HtmlReport.render(empty);
+        assertEquals(1, expected(html));
+        assertEquals(1, count(html, "<svg class=\"plot\""));
+        assertTrue(html.contains("No message between ranks was recorded."));
+        assertTrue(html.contains("No call was recorded."));
+        assertTrue(html.contains("No MPI function was called while recording."));
+    }
+
+    @Test
+    void manyRanksAreShownByBlock() {
+        String html = HtmlReport.render(Fixtures.ring(300, false));
+        assertEquals(64, count(html, "class=\"mark app\""));
+        assertTrue(html.contains("<title>ranks 0-3: application "), html);
+        assertTrue(html.contains("each bar is the average of its block&#39;s ranks")
+                || html.contains("each bar is the average of its block's ranks"), html);
+        assertEquals(HtmlReport.render(Fixtures.ring(300, false)), html, "deterministic");
+    }
+}

@@ -1,0 +1,545 @@
+package io.jpmpi.profilers.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** profile.json written in pieces and whole, read back, and refused with one line when it is bad. */
+class ProfileJsonTest {
+    private static final String NAME = "profile.json";
+
+    private static String text(Profile p) throws IOException {
+        StringWriter w = new StringWriter();
+        ProfileJson.write(p, w);
+        return w.toString();
+    }
+
+    private static Profile parse(String json) throws IOException {
+        return ProfileJson.read(NAME, new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The one-line message {@code json} is refused with. */
+    private static String refused(String json) {
+        return refused(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String refused(byte[] json) {
+        return refusedFrom(() -> ProfileJson.read(NAME, new ByteArrayInputStream(json)));
+    }
+
+    private interface Read {
+        Profile read() throws IOException;
+    }
+
+    private static String refusedFrom(Read read) {
+        try {
+            Profile p = read.read();
+            return fail("accepted: " + p.ranks() + " ranks");
+        } catch (ProfileFormatException e) {
+            String m = e.getMessage();
+            assertTrue(m.startsWith(NAME + ": "), m);
+            assertFalse(m.contains("\n") || m.contains("\r"), "not one line: " + m);
+            assertTrue(m.length() < 400, "too long: " + m);
+            return m;
+        } catch (Throwable t) {
+            return fail("expected a ProfileFormatException, got " + t, t);
+        }
+    }
+
+    /** {@code json} with the one occurrence of {@code from} replaced. */
+    private static String edit(String json, String from, String to) {
+        int at = json.indexOf(from);
+        assertTrue(at >= 0, "no " + from);
+        assertEquals(-1, json.indexOf(from, at + 1), "more than one " + from);
+        return json.substring(0, at) + to + json.substring(at + from.length());
+    }
+
+    // --- writing and reading back --------------------------------------------------------------
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4, 100})
+    void writeThenReadGivesTheSameProfile(int ranks, @TempDir Path dir) throws IOException {
+        for (boolean partial : new boolean[] {false, true}) {
+            Profile p = Fixtures.ring(ranks, partial);
+            Path file = dir.resolve("profile.json");
+            ProfileJson.write(p, file);
+            Profile back = ProfileJson.read(file);
+            assertEquals(p, back);
+            assertEquals(p.hashCode(), back.hashCode());
+            // And again: what was read writes the same bytes.
+            assertEquals(Files.readString(file), text(back));
+        }
+    }
+
+    @Test
+    void equalsLooksIntoArrays() {
+        Profile a = Fixtures.fourRanks();
+        Profile b = Fixtures.fourRanks();
+        assertEquals(a, b);
+        b.histogram()[0]++;
+        assertNotEquals(a, b);
+        b.histogram()[0]--;
+        b.blocks().bytes()[0][1]++;
+        assertNotEquals(a, b);
+        b.blocks().bytes()[0][1]--;
+        b.messages().get(0).values()[0]++;
+        assertNotEquals(a, b);
+        b.messages().get(0).values()[0]--;
+        b.functions().get(0).histogram()[0]++;
+        assertNotEquals(a, b);
+    }
+
+    @Test
+    void theFileIsTheConcatenationOfThePieces(@TempDir Path dir) throws IOException {
+        Profile p = Fixtures.fourRanks();
+        StringBuilder b = new StringBuilder(ProfileJson.head(p));
+        for (int r = 0; r < p.ranks(); r++) {
+            b.append(ProfileJson.rankRow(p.rankRows().get(r), r == p.ranks() - 1));
+        }
+        b.append(ProfileJson.middle());
+        for (int r = 0; r < p.ranks(); r++) {
+            b.append(ProfileJson.sparseRow(p.messages().get(r), r == p.ranks() - 1));
+        }
+        b.append(ProfileJson.middle2());
+        for (int r = 0; r < p.ranks(); r++) {
+            b.append(ProfileJson.sparseRow(p.bytes().get(r), r == p.ranks() - 1));
+        }
+        b.append(ProfileJson.tail());
+        Path file = dir.resolve("profile.json");
+        ProfileJson.write(p, file);
+        assertEquals(b.toString(), Files.readString(file));
+        assertEquals(p, parse(b.toString()));
+    }
+
+    @Test
+    void thePiecesHaveTheDocumentedShape() {
+        Profile p = Fixtures.fourRanks();
+        String head = ProfileJson.head(p);
+        assertTrue(head.startsWith("{\"schema\":\"jpmpi-profile-1\","), head);
+        assertTrue(head.endsWith("\"rank_rows\":[\n"), head);
+        assertEquals("],\"matrix\":{\"messages\":[\n", ProfileJson.middle());
+        assertEquals("],\"bytes\":[\n", ProfileJson.middle2());
+        assertEquals("]}}\n", ProfileJson.tail());
+        Profile.RankRow row = new Profile.RankRow(3, "node1", 1234, 12.4, 3.1, 30000, null);
+        assertEquals("{\"rank\":3,\"host\":\"node1\",\"pid\":1234,\"app_s\":12.4,\"mpi_s\":3.1,\"calls\":30000,"
+                + "\"partial\":null},\n", ProfileJson.rankRow(row, false));
+        assertTrue(ProfileJson.rankRow(row, true).endsWith("null}\n"));
+        Profile.SparseRow sparse = new Profile.SparseRow(new int[] {1, 3}, new long[] {100, 819200});
+        assertEquals("[[1,100],[3,819200]],\n", ProfileJson.sparseRow(sparse, false));
+        assertEquals("[[1,100],[3,819200]]\n", ProfileJson.sparseRow(sparse, true));
+        assertEquals("[]\n", ProfileJson.sparseRow(Profile.SparseRow.EMPTY, true));
+        // Keys in the documented order.
+        String json = ProfileJson.head(p);
+        int at = -1;
+        for (String key : List.of("schema", "partial", "partial_reasons", "job", "ranks", "summary", "overhead",
+                "functions", "histogram", "blocks", "rank_rows")) {
+            int next = json.indexOf("\"" + key + "\":", at);
+            assertTrue(next > at, key);
+            at = next;
+        }
+    }
+
+    @Test
+    void piecesAreAsciiSoTheirLengthIsTheirSizeInBytes() throws IOException {
+        Profile p = Fixtures.withJob(Fixtures.fourRanks(), new Job("j\u00e9b", "/home/m\u00e9/\uD83D\uDE80 halo\u0001\"\\",
+                "mpi \u2014 x", 1, "2026", 1));
+        List<Profile.RankRow> rows = new ArrayList<>(p.rankRows());
+        rows.set(1, new Profile.RankRow(1, "n\u0153ud-\uD800", 1, 1, 1, 1, "t\u00e9\n"));
+        p = Fixtures.withRows(p, rows);
+        String json = text(p);
+        for (int i = 0; i < json.length(); i++) {
+            assertTrue(json.charAt(i) < 0x80, () -> "non-ASCII in " + json);
+        }
+        assertEquals(json.length(), json.getBytes(StandardCharsets.UTF_8).length);
+        assertEquals(p, parse(json));
+    }
+
+    @Test
+    void noRowsIsStillJson() throws IOException {
+        Profile p = Fixtures.withoutRows(Fixtures.fourRanks());
+        String json = text(p);
+        assertTrue(json.endsWith("\"rank_rows\":[\n],\"matrix\":{\"messages\":[\n],\"bytes\":[\n]}}\n"), json);
+        try (JsonParser parser = new JsonFactory().createParser(json)) {
+            while (parser.nextToken() != null) {
+                parser.skipChildren();
+            }
+        }
+        // The reader wants one row per rank.
+        assertTrue(refused(json).contains("\"rank_rows\" has 0 rows, \"ranks\" is 4"), refused(json));
+    }
+
+    @Test
+    void doublesAreShortestRoundTripAndNeverNaN() {
+        assertEquals("0", ProfileJson.number(Double.NaN));
+        assertEquals("0", ProfileJson.number(Double.POSITIVE_INFINITY));
+        assertEquals("0", ProfileJson.number(Double.NEGATIVE_INFINITY));
+        assertEquals("0", ProfileJson.number(-0.0));
+        assertEquals("12", ProfileJson.number(12.0));
+        assertEquals("0.1", ProfileJson.number(0.1));
+        assertEquals("1.1E-6", ProfileJson.number(1.1e-6));
+        assertEquals("12.4", ProfileJson.number(12.4));
+        assertEquals("9007199254740991", ProfileJson.number(0x1p53 - 1));
+        assertEquals("9.007199254740992E15", ProfileJson.number(0x1p53));
+        Random rnd = new Random(42);
+        for (int i = 0; i < 100_000; i++) {
+            double d = switch (i % 3) {
+                case 0 -> rnd.nextDouble();
+                case 1 -> Double.longBitsToDouble(rnd.nextLong() & 0x7fefffffffffffffL);
+                default -> rnd.nextInt(1_000_000) / 1000.0;
+            };
+            String s = ProfileJson.number(d);
+            assertEquals(d, Double.parseDouble(s), s);
+            String plain = Double.toString(d);
+            assertTrue(s.length() <= plain.length(), s + " longer than " + plain);
+        }
+    }
+
+    @Test
+    void nanAndInfinityAreWrittenAsZero() throws IOException {
+        Profile p = Fixtures.fourRanks();
+        Profile.Overhead o = new Profile.Overhead(Double.NaN, 5, Double.POSITIVE_INFINITY);
+        Profile q = new Profile(p.schema(), p.partial(), p.partialReasons(), p.job(), p.ranks(), p.summary(), o,
+                p.functions(), p.histogram(), p.blocks(), p.rankRows(), p.messages(), p.bytes());
+        String json = text(q);
+        assertTrue(json.contains("\"overhead\":{\"per_call_ns\":0,\"calls\":5,\"total_s\":0}"), json);
+        assertEquals(new Profile.Overhead(0, 5, 0), parse(json).overhead());
+    }
+
+    @Test
+    void histogramsAreWrittenWithoutTrailingZeros() throws IOException {
+        Profile p = Fixtures.fourRanks();
+        long[] full = Arrays.copyOf(p.histogram(), Histogram.BUCKETS);
+        Profile q = new Profile(p.schema(), p.partial(), p.partialReasons(), p.job(), p.ranks(), p.summary(),
+                p.overhead(), p.functions(), full, p.blocks(), p.rankRows(), p.messages(), p.bytes());
+        assertArrayEquals(p.histogram(), parse(text(q)).histogram());
+        assertTrue(text(q).contains("\"histogram\":" + Arrays.toString(p.histogram()).replace(" ", "") + ",\n"));
+    }
+
+    @Test
+    void unknownKeysAreIgnoredEverywhere() throws IOException {
+        Profile p = Fixtures.fourRanks();
+        String json = text(p);
+        String future = "\"future\":{\"a\":[1,2.5,{\"b\":null}],\"c\":\"x\"}";
+        json = edit(json, "\"partial\":false,", "\"partial\":false," + future + ",");
+        json = edit(json, "\"hosts\":1,", "\"hosts\":1," + future + ",");
+        json = json.replace("\"cv\":", future + ",\"cv\":");
+        json = json.replace("{\"rank\":", "{" + future + ",\"rank\":");
+        json = edit(json, "\"bytes\":[\n[[", "\"x\":[],\"bytes\":[\n[[");
+        json = edit(json, "]}}\n", "],\"y\":7},\"z\":\"" + "w".repeat(1000) + "\"}\n");
+        assertEquals(p, parse(json));
+    }
+
+    // --- refusals ------------------------------------------------------------------------------
+
+    @Test
+    void everyTruncationIsRefusedWithOneLine() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        int end = json.lastIndexOf('}') + 1;
+        for (int cut = 0; cut < end; cut++) {
+            String m = refused(Arrays.copyOf(bytes, cut));
+            if (cut == 0) {
+                assertEquals(NAME + ": empty file (no JSON value)", m);
+            } else {
+                int c = cut;
+                assertTrue(m.matches("profile\\.json: truncated at line \\d+ \\(unexpected end of input\\)"),
+                        () -> c + ": " + m);
+            }
+        }
+        // The last newline is not needed.
+        assertEquals(4, ProfileJson.read(NAME, new ByteArrayInputStream(Arrays.copyOf(bytes, end))).ranks());
+    }
+
+    @Test
+    void truncationSaysWhere() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        int lines = (int) json.substring(0, json.indexOf("\"rank_rows\"")).lines().count();
+        String m = refused(json.substring(0, json.indexOf("\"rank_rows\"") + 20));
+        // The cut is on the line after "rank_rows":[
+        assertEquals(NAME + ": truncated at line " + (lines + 2) + " (unexpected end of input)", m);
+    }
+
+    @Test
+    void randomDamageIsAcceptedOrRefusedWithOneLine() throws IOException {
+        byte[] good = text(Fixtures.fourRanks()).getBytes(StandardCharsets.UTF_8);
+        Random rnd = new Random(1);
+        byte[] junk = "{}[],:\"0-1e9.\\ \u0000\u00ffnull".getBytes(StandardCharsets.ISO_8859_1);
+        int refusedCount = 0;
+        for (int i = 0; i < 3000; i++) {
+            byte[] b = good.clone();
+            for (int k = 0; k <= i % 3; k++) {
+                int at = rnd.nextInt(b.length);
+                b[at] = rnd.nextBoolean() ? junk[rnd.nextInt(junk.length)] : (byte) rnd.nextInt(256);
+            }
+            try {
+                ProfileJson.read(NAME, new ByteArrayInputStream(b));
+            } catch (ProfileFormatException e) {
+                refusedCount++;
+                assertFalse(e.getMessage().contains("\n"), e.getMessage());
+                assertTrue(e.getMessage().startsWith(NAME + ": "), e.getMessage());
+            } catch (Throwable t) {
+                fail("damage " + i + ": " + t, t);
+            }
+        }
+        assertTrue(refusedCount > 1000, "only " + refusedCount + " refused");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " \n\t ", "\n\n"})
+    void emptyFiles(String json) {
+        assertEquals(NAME + ": empty file (no JSON value)", refused(json));
+    }
+
+    @Test
+    void notJson() {
+        assertTrue(refused("hello").startsWith(NAME + ": line 1, column "), refused("hello"));
+        assertTrue(refused("<html>").contains("Unexpected character"), refused("<html>"));
+        assertEquals(NAME + ": line 1, column 1: not a jpmpi profile: the top level must be a JSON object, found an array",
+                refused("[1,2]"));
+        assertTrue(refused("\"x\"").contains("top level must be a JSON object, found \"x\""));
+        assertTrue(refused("{\"ranks\":4}").contains("the first key must be \"schema\", found \"ranks\""));
+        assertTrue(refused("{}").contains("missing \"schema\""), refused("{}"));
+    }
+
+    @Test
+    void otherSchemas() {
+        String json = assertDoesNotThrowText();
+        assertEquals(NAME + ": line 1, column 11: unsupported schema \"jpmpi-profile-2\" (this jpmpi reads "
+                + "jpmpi-profile-1)", refused(json.replace("jpmpi-profile-1", "jpmpi-profile-2")));
+        assertTrue(refused(json.replace("jpmpi-profile-1", "other")).contains("not a jpmpi profile: \"schema\" is "
+                + "\"other\""));
+        assertTrue(refused(json.replace("\"schema\":\"jpmpi-profile-1\"", "\"schema\":1"))
+                .contains("\"schema\" must be a string, found 1"));
+    }
+
+    private static String assertDoesNotThrowText() {
+        try {
+            return text(Fixtures.fourRanks());
+        } catch (IOException e) {
+            return fail(e);
+        }
+    }
+
+    @Test
+    void hostileNesting() {
+        String deep = "[".repeat(100_000);
+        String m = refused("{\"schema\":\"jpmpi-profile-1\",\"x\":" + deep);
+        assertTrue(m.contains("nesting depth") && m.contains("(" + ProfileJson.MAX_NESTING + ")"), m);
+        assertFalse(m.contains("StreamReadConstraints"), m);
+        m = refused("{\"schema\":\"jpmpi-profile-1\",\"job\":" + "{\"a\":".repeat(100_000));
+        assertTrue(m.contains("nesting depth"), m);
+    }
+
+    /** A stream of {@code head}, {@code n} times {@code fill}, {@code tail}, never all in memory. */
+    private static InputStream repeated(String head, byte fill, long n, String tail) {
+        InputStream middle = new InputStream() {
+            private long left = n;
+
+            @Override
+            public int read() {
+                return left-- > 0 ? fill : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (left <= 0) {
+                    return -1;
+                }
+                int k = (int) Math.min(len, left);
+                Arrays.fill(b, off, off + k, fill);
+                left -= k;
+                return k;
+            }
+        };
+        return new SequenceInputStream(new SequenceInputStream(
+                new ByteArrayInputStream(head.getBytes(StandardCharsets.UTF_8)), middle),
+                new ByteArrayInputStream(tail.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void hostileSizes() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        int at = json.indexOf("\"executable\":\"") + 14;
+        long fifty = 50L << 20;
+        String m = refusedFrom(() -> ProfileJson.read(NAME, repeated(json.substring(0, at), (byte) 'a', fifty,
+                json.substring(at))));
+        assertTrue(m.contains("String value length") && m.contains("(" + ProfileJson.MAX_STRING + ")"), m);
+        // A huge key, and a huge number.
+        m = refusedFrom(() -> ProfileJson.read(NAME, repeated("{\"schema\":\"jpmpi-profile-1\",\"", (byte) 'k', fifty,
+                "\":1}")));
+        assertTrue(m.startsWith(NAME + ": line 1, column ") && m.contains("length")
+                && m.contains("exceeds the maximum allowed"), m);
+        m = refusedFrom(() -> ProfileJson.read(NAME, repeated("{\"schema\":\"jpmpi-profile-1\",\"ranks\":", (byte) '9',
+                fifty, "}")));
+        // Jackson counts a number's digits in its text buffer: its string limit stops it first.
+        assertTrue(m.startsWith(NAME + ": line 1, column ") && m.contains("length (")
+                && m.contains("exceeds the maximum allowed"), m);
+        // A huge string under a key the reader does not know is skipped, not kept.
+        Profile p = ProfileJson.read(NAME, repeated(json.substring(0, json.length() - 2) + ",\"future\":\"", (byte) 'z',
+                fifty, "\"}\n"));
+        assertEquals(Fixtures.fourRanks(), p);
+    }
+
+    @Test
+    void absurdCountsAreRefusedBeforeAnythingIsAllocated() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        assertEquals(NAME + ": line 5, column 9: \"ranks\" must be an integer from 1 to 1048576, found 2147483647",
+                refused(edit(json, "\"ranks\":4,", "\"ranks\":2147483647,")));
+        assertTrue(refused(edit(json, "\"ranks\":4,", "\"ranks\":0,")).contains("from 1 to 1048576, found 0"));
+        assertTrue(refused(edit(json, "\"ranks\":4,", "\"ranks\":-4,")).contains("found -4"));
+        assertTrue(refused(edit(json, "\"ranks\":4,", "\"ranks\":99999999999999999999999,"))
+                .contains("found 99999999999999999999999"));
+        // Legal but far more ranks than rows: refused at the end of the rows, nothing sized by it.
+        String big = edit(json, "\"ranks\":4,", "\"ranks\":1048576,");
+        String m = refused(big);
+        assertTrue(m.contains("has 4 rows, \"ranks\" is 1048576"), m);
+        // Rows beyond ranks: refused at the first one too many.
+        String extra = edit(json, "}\n],\"matrix\"", "}\n,{}],\"matrix\"");
+        assertTrue(refused(extra).contains("\"rank_rows\" has more than 4 rows (one per rank)"), refused(extra));
+        String histogram = "\"histogram\":[" + "1,".repeat(48) + "1],\n";
+        m = refused(edit(json, "\"histogram\":" + Arrays.toString(Fixtures.fourRanks().histogram()).replace(" ", "")
+                + ",\n", histogram));
+        assertTrue(m.contains("\"histogram\" has more than 48 buckets"), m);
+    }
+
+    @Test
+    void wrongTypesAndValues() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        assertTrue(refused(edit(json, "\"partial\":false", "\"partial\":\"no\""))
+                .contains("\"partial\" must be true or false, found \"no\""));
+        assertTrue(refused(edit(json, "\"ranks\":4,", "\"ranks\":\"4\","))
+                .contains("\"ranks\" must be an integer from 1 to 1048576, found \"4\""));
+        assertTrue(refused(edit(json, "\"ranks\":4,", "\"ranks\":4.0,")).contains("found 4.0"));
+        assertTrue(refused(edit(json, "\"hosts\":1", "\"hosts\":null")).contains("\"job.hosts\" must be an integer"));
+        assertTrue(refused(edit(json, "\"wall_s\":", "\"wall_s\":-1,\"x\":"))
+                .contains("\"job.wall_s\" must be a finite non-negative number, found -1"));
+        String calls = "\"name\":\"MPI_Waitall\",\"calls\":800,";
+        String m = refused(edit(json, calls, "\"name\":\"MPI_Waitall\",\"calls\":\"abc\","));
+        assertTrue(m.matches("profile\\.json: line 9, column \\d+: \"functions\\[0\\]\\.calls\" must be a non-negative"
+                + " integer, found \"abc\""), m);
+        assertTrue(refused(edit(json, calls, "\"name\":\"MPI_Waitall\",\"calls\":-1,")).contains("found -1"));
+        assertTrue(refused(edit(json, calls, "\"name\":\"MPI_Waitall\",\"calls\":1e3,")).contains("found 1e3"));
+        assertTrue(refused(edit(json, calls, "\"name\":\"MPI_Waitall\",\"calls\":[],")).contains("found an array"));
+        assertTrue(refused(edit(json, "\"name\":\"MPI_Waitall\"", "\"name\":\"\"")).contains("must not be empty"));
+        assertTrue(refused(edit(json, "\"name\":\"MPI_Isend\"", "\"name\":\"MPI_Waitall\""))
+                .contains("function \"MPI_Waitall\" appears twice"));
+        m = refused(edit(json, "\"job\":{\"id\":\"4711\"", "\"job\":{\"id\":\"4711\"\u0000"));
+        assertTrue(m.contains("NUL"), m);
+        m = refused(edit(json, "\"partial\":false", "\"partial\":false,\"partial\":true"));
+        assertTrue(m.contains("Duplicate") && m.contains("partial"), m);
+        m = refused(json.replaceFirst("\"cv\":", "\"cv\":1,\"cv\":"));
+        assertTrue(m.contains("Duplicate") && m.contains("cv"), m);
+        assertTrue(refused(json.replaceFirst("\"wall_s\":[0-9.E-]+", "\"wall_s\":NaN")).contains(
+                "NaN and Infinity are not JSON numbers (found 'NaN')"), refused(json.replaceFirst("\"wall_s\":[0-9.E-]+",
+                "\"wall_s\":NaN")));
+        assertTrue(refused(json.replaceFirst("\"wall_s\":[0-9.E-]+", "\"wall_s\":Infinity")).contains("Infinity"));
+        assertTrue(refused(json.replaceFirst("\"wall_s\":[0-9.E-]+", "\"wall_s\":1e999"))
+                .contains("must be a finite non-negative number, found 1e999"));
+        assertTrue(refused(json.replaceFirst("\"min_rank\":[0-9]+", "\"min_rank\":4"))
+                .contains("\"summary.app_s.min_rank\" must be an integer from 0 to 3, found 4"));
+        assertTrue(refused(edit(json, ",\n\"overhead\":", ",\n\"x\":")).contains("missing \"overhead\""));
+        assertTrue(refused(json.replaceFirst(",\"cv\":[0-9.E-]+", "")).contains("missing \"cv\" in \"summary.app_s\""));
+        assertTrue(refused(json + "x").contains("Unrecognized token") || refused(json + "x").contains("after the end"));
+        assertTrue(refused(json + "{}").contains("unexpected content after the end of the profile"));
+        byte[] latin = json.replace("/home/me/halo", "/home/m\u00e9/halo").getBytes(StandardCharsets.ISO_8859_1);
+        assertTrue(refused(latin).contains("Invalid UTF-8"), refused(latin));
+    }
+
+    @Test
+    void orderOfRanks() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        String moved = edit(edit(json, "\"ranks\":4,\n", ""), "\"partial\":false,", "\"partial\":false,\"summary\":{},");
+        assertTrue(refused(moved).contains("\"summary\" must come after \"ranks\""), refused(moved));
+    }
+
+    @Test
+    void rowsAndMatrices() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        assertTrue(refused(edit(json, "{\"rank\":1,", "{\"rank\":2,"))
+                .contains("\"rank_rows[1].rank\" is 2, expected 1 (rows in rank order)"));
+        assertTrue(refused(edit(json, "{\"rank\":1,\"host\":\"node1\"", "{\"rank\":1,\"host\":7"))
+                .contains("\"rank_rows[1].host\" must be a string or null, found 7"));
+        int matrix = json.indexOf("\"matrix\"");
+        String rows = json.substring(matrix);
+        // Row 0 of messages is [[1,201],[2,1],[3,201]].
+        assertTrue(rows.startsWith("\"matrix\":{\"messages\":[\n[[1,201],[2,1],[3,201]],\n"), rows);
+        String head = json.substring(0, matrix);
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]]", "[[1,201],[2,1],[4,201]]"))
+                .contains("\"matrix.messages[0][2]\" must be an integer from 0 to 3, found 4"));
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]]", "[[2,201],[1,1],[3,201]]"))
+                .contains("peers must be ascending in \"matrix.messages[0]\": 1 after 2"));
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]]", "[[1,201],[2,-1],[3,201]]"))
+                .contains("\"matrix.messages[0][1]\" must be a non-negative integer, found -1"));
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]]", "[[1,201],[2],[3,201]]"))
+                .contains("must be a [peer, value] pair, found a single number"));
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]]", "[[1,201],[2,1,5],[3,201]]"))
+                .contains("found more than 2 elements"));
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]]", "[1,2]"))
+                .contains("\"matrix.messages[0][0]\" must be a [peer, value] pair, found 1"));
+        assertTrue(refused(head + rows.replaceFirst("\\[\\[1,201],\\[2,1],\\[3,201]],\n", ""))
+                .contains("\"matrix.messages\" has 3 rows, \"ranks\" is 4"));
+    }
+
+    @Test
+    void blocksMustAgree() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        assertTrue(refused(edit(json, "\"first_rank\":[0,1,2,3]", "\"first_rank\":[1,2,3]"))
+                .contains("\"blocks.first_rank[0]\" must be 0"));
+        assertTrue(refused(edit(json, "\"first_rank\":[0,1,2,3]", "\"first_rank\":[0,2,1,3]"))
+                .contains("\"blocks.first_rank[2]\" must be larger than the block before's, 2, found 1"));
+        assertTrue(refused(edit(json, "\"first_rank\":[0,1,2,3]", "\"first_rank\":[0,1,2]"))
+                .contains("\"blocks.app_s\" has 4 values, \"blocks.first_rank\" 3 blocks"));
+        assertTrue(refused(edit(json, "\"first_rank\":[0,1,2,3]", "\"first_rank\":[]"))
+                .contains("must list at least one block"));
+        String m = refused(json.replaceFirst("\"messages\":\\[\n\\[0,", "\"messages\":[\n["));
+        assertTrue(m.contains("\"blocks.messages[0]\" has 3 values, \"blocks.first_rank\" 4 blocks"), m);
+    }
+
+    @Test
+    void filesThatAreNotThere(@TempDir Path dir) throws IOException {
+        assertThrows(java.nio.file.NoSuchFileException.class, () -> ProfileJson.read(dir.resolve("missing.json")));
+        ProfileFormatException e = assertThrows(ProfileFormatException.class, () -> ProfileJson.read(dir));
+        assertEquals(dir + ": is a directory, not a profile.json", e.getMessage());
+        Path file = dir.resolve("profile.json");
+        Files.write(file, new byte[0]);
+        e = assertThrows(ProfileFormatException.class, () -> ProfileJson.read(file));
+        assertEquals(file + ": empty file (no JSON value)", e.getMessage());
+    }
+
+    @Test
+    void writingIsAtomic(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("profile.json");
+        Files.writeString(file, "old");
+        Profile bad = Fixtures.withRows(Fixtures.fourRanks(), java.util.Collections.nCopies(4, null));
+        assertThrows(NullPointerException.class, () -> ProfileJson.write(bad, file));
+        assertEquals("old", Files.readString(file));
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(file), files.toList(), "temporary file left behind");
+        }
+        ProfileJson.write(Fixtures.fourRanks(), file);
+        assertEquals(Fixtures.fourRanks(), ProfileJson.read(file));
+    }
+}

@@ -1,0 +1,232 @@
+package io.jpmpi.profilers.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** report.txt: the figures in their places, the width, determinism, hostile strings. */
+class TextReportTest {
+    private static List<String> lines(String report) {
+        return report.lines().toList();
+    }
+
+    /** The line that starts with {@code prefix} (after the box's "| "). */
+    private static String line(String report, String prefix) {
+        return lines(report).stream().filter(l -> l.startsWith(prefix) || l.startsWith("| " + prefix)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + prefix + " in\n" + report));
+    }
+
+    /** The whitespace-separated words of a line, box borders left out. */
+    private static List<String> words(String line) {
+        return List.of(line.replace("|", " ").trim().split(" +"));
+    }
+
+    private static void fitsAndIsDeterministic(Profile p) {
+        String report = TextReport.render(p);
+        for (String l : lines(report)) {
+            assertTrue(l.length() <= TextReport.WIDTH, () -> l.length() + " columns: " + l);
+            assertEquals(l.stripTrailing(), l, () -> "trailing blanks: " + l);
+            if (l.startsWith("|") || l.startsWith("+")) {
+                assertEquals(TextReport.WIDTH, l.length(), l);
+            }
+        }
+        assertEquals(report, TextReport.render(p));
+        assertTrue(report.endsWith("\n"));
+    }
+
+    @Test
+    void fitsInOneHundredColumnsWhateverTheSize() {
+        for (int ranks : new int[] {1, 2, 4, 64, 100, 1000}) {
+            fitsAndIsDeterministic(Fixtures.ring(ranks, ranks % 2 == 0));
+        }
+        fitsAndIsDeterministic(Fixtures.withoutRows(Fixtures.fourRanks()));
+    }
+
+    @Test
+    void theBannerHasTheJobAndThePerRankFigures() {
+        Profile p = Fixtures.fourRanks();
+        String r = TextReport.render(p);
+        assertTrue(lines(r).get(0).matches("\\+-{98}\\+"), r);
+        assertTrue(line(r, "jpmpi profile").trim().endsWith("job 4711 |"), r);
+        assertFalse(r.contains("PARTIAL"), r);
+        assertEquals(List.of("executable", "/home/me/halo"), words(line(r, "executable")));
+        assertEquals(List.of("mpi", "openmpi", "4.1.4"), words(line(r, "mpi ")));
+        assertEquals(List.of("ranks", "4", "on", "1", "host", "start", "2026-11-21T10:00:00Z", "wall",
+                Units.seconds(p.job().wallSeconds()).split(" ")[0], "s"), words(line(r, "ranks ")));
+        assertEquals(List.of("hosts", "node1", "x4"), words(line(r, "hosts ")));
+        // app time: min, its rank, avg, max, its rank, cv.
+        Stat app = p.summary().appSeconds();
+        assertEquals(List.of("app", "time", num(Units.seconds(app.min())), "s", Integer.toString(app.minRank()),
+                num(Units.seconds(app.avg())), "s", num(Units.seconds(app.max())), "s", Integer.toString(app.maxRank()),
+                String.format(Locale.ROOT, "%.2f", app.cv())), words(line(r, "app time")));
+        Stat pct = p.summary().mpiPercent();
+        assertEquals(List.of("MPI", "%", Units.percent(pct.min()), Integer.toString(pct.minRank()),
+                Units.percent(pct.avg()), Units.percent(pct.max()), Integer.toString(pct.maxRank()),
+                String.format(Locale.ROOT, "%.2f", pct.cv())), words(line(r, "MPI %")));
+        String header = line(r, "per rank");
+        String mpi = line(r, "MPI time");
+        // Figures right-aligned under their headings.
+        assertEquals(header.indexOf("min") + 3, mpi.indexOf(Units.seconds(p.summary().mpiSeconds().min()))
+                + Units.seconds(p.summary().mpiSeconds().min()).length());
+        assertEquals(List.of("calls", "1204", "0", "1204", "1204", "0", "0.00"), words(line(r, "calls ")));
+        assertEquals(List.of("total", "4816", "calls,", "100M", "sent,", "100M", "received;", "MPI", "time",
+                Units.percent(TextReport.mpiShare(p)) + "%", "of", "application", "time"), words(line(r, "total")));
+        assertTrue(line(r, "overhead").contains("14.2 ns per call x 4816 calls = 68.4 us, 0.000137% of application"
+                + " time"), r);
+    }
+
+    private static String num(String seconds) {
+        return seconds.split(" ")[0];
+    }
+
+    @Test
+    void theTopFunctionsWithTheirSpread() {
+        Profile p = Fixtures.fourRanks();
+        String r = TextReport.render(p);
+        FunctionProfile top = p.functions().get(0);
+        assertEquals("MPI_Waitall", top.name());
+        String header = line(r, "function", 0);
+        assertEquals(List.of("function", "calls", "time", "%MPI", "%app", "avg/call", "min", "call", "max", "call",
+                "sent", "recv"), words(header));
+        List<String> row = words(lines(r).get(lines(r).indexOf(header) + 1)).stream()
+                .filter(w -> !List.of("s", "ms", "us", "ns").contains(w)).toList();
+        double mpi = p.summary().mpiSeconds().sum();
+        double app = p.summary().appSeconds().sum();
+        assertEquals(List.of("MPI_Waitall", "800", num(Units.seconds(top.timeSeconds())),
+                Units.percent(100 * top.timeSeconds() / mpi), Units.percent(100 * top.timeSeconds() / app),
+                num(Units.seconds(top.timeSeconds() / 800)), num(Units.seconds(top.minCallSeconds())),
+                num(Units.seconds(top.maxCallSeconds())), "0", "0"), row);
+        // Functions by time, as the profile lists them.
+        int at = lines(r).indexOf(header);
+        for (int i = 0; i < p.functions().size(); i++) {
+            assertTrue(lines(r).get(at + 1 + i).startsWith(p.functions().get(i).name() + " "), r);
+        }
+        String spread = line(r, "MPI_Waitall", 1);
+        Stat t = top.perRank().timeSeconds();
+        assertEquals(List.of("MPI_Waitall", num(Units.seconds(t.min())), "s", Integer.toString(t.minRank()),
+                num(Units.seconds(t.avg())), "s", num(Units.seconds(t.max())), "s", Integer.toString(t.maxRank()),
+                String.format(Locale.ROOT, "%.2f", t.cv()), String.format(Locale.ROOT, "%.2f", t.max() / t.avg())),
+                words(spread));
+    }
+
+    /** The {@code n}-th (from 0) line starting with {@code prefix}. */
+    private static String line(String report, String prefix, int n) {
+        return lines(report).stream().filter(l -> l.startsWith(prefix)).skip(n).findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + prefix + " #" + n));
+    }
+
+    @Test
+    void manyFunctionsAreCutToTheTopAndLongNamesGetALine() {
+        Profile p = Fixtures.fourRanks();
+        List<FunctionProfile> fns = new ArrayList<>(p.functions());
+        FunctionProfile f = fns.get(fns.size() - 1);
+        for (int i = 0; i < 20; i++) {
+            fns.add(new FunctionProfile("MPI_Neighbor_alltoallw_init_c" + i, 1, 1e-9 * (20 - i), 0, 0, 1e-9, 1e-9,
+                    f.perRank(), new long[] {1}));
+        }
+        fns.add(0, new FunctionProfile("MPI_Neighbor_alltoallw_init_c", 3, 100, 0, 0, 1, 50, f.perRank(),
+                new long[] {3}));
+        String r = TextReport.render(Fixtures.withFunctions(p, fns));
+        assertTrue(r.contains("Top 15 of 28 MPI functions by time"), r);
+        assertTrue(r.contains("... 13 more in report.html and profile.json"), r);
+        int at = lines(r).indexOf("MPI_Neighbor_alltoallw_init_c");
+        assertTrue(at > 0, r);
+        assertTrue(lines(r).get(at + 1).startsWith(" ".repeat(24) + "        3"), lines(r).get(at + 1));
+        fitsAndIsDeterministic(Fixtures.withFunctions(p, fns));
+    }
+
+    @Test
+    void messageSizesAndRankPairs() {
+        String r = TextReport.render(Fixtures.fourRanks());
+        assertEquals(List.of("0", "812", "16.9", "16.9", "MPI_Waitall", "######"), words(line(r, "0    ")));
+        assertEquals(List.of("64K-128K", "3200", "66.4", "100.0", "MPI_Isend", "#".repeat(24)),
+                words(line(r, "64K-128K")));
+        assertEquals(List.of("16-1023", "0", "0.0", "33.5"), words(line(r, "16-1023")));
+        assertTrue(r.contains("Rank pairs by bytes (sender to receiver; 1603 messages, 100M in all)"), r);
+        String header = line(r, "  sender");
+        List<String> first = words(lines(r).get(lines(r).indexOf(header) + 1));
+        assertEquals(List.of("0", "1", "12.5M", "12.5", "201", "63.7K"), first);
+        assertEquals(List.of("0", "2", "1K", "<0.1", "1", "1K"), words(lines(r).get(lines(r).indexOf(header) + 9)));
+    }
+
+    @Test
+    void withoutTheRankMatrixThePairsComeFromTheBlocks() {
+        String r = TextReport.render(Fixtures.withoutRows(Fixtures.fourRanks()));
+        assertTrue(r.contains("Rank pairs by bytes (sender to receiver; 1603 messages, 100M in all)"), r);
+        String grouped = TextReport.render(Fixtures.withoutRows(Fixtures.ring(200, false)));
+        assertTrue(grouped.contains("pairs of rank blocks by bytes"), grouped);
+        assertTrue(grouped.lines().anyMatch(l -> words(l).size() == 6 && words(l).get(0).equals("0-2")), grouped);
+        assertTrue(grouped.lines().noneMatch(l -> l.startsWith("| hosts")), grouped);
+    }
+
+    @Test
+    void partialProfilesSayWhy() {
+        String r = TextReport.render(Fixtures.ring(4, true));
+        assertTrue(line(r, "jpmpi profile").contains("** PARTIAL **"), r);
+        assertTrue(line(r, "PARTIAL ").contains("the profile does not cover the whole run:"), r);
+        assertTrue(r.contains("|             rank 3: MPI_Abort(errorcode 2)"), r);
+        List<String> reasons = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            reasons.add("rank " + i + ": exit without MPI_Finalize");
+        }
+        String many = TextReport.render(Fixtures.withReasons(Fixtures.fourRanks(), reasons));
+        assertTrue(many.contains("rank 4: exit without MPI_Finalize"), many);
+        assertFalse(many.contains("rank 5: exit"), many);
+        assertTrue(many.contains("... and 4 more (profile.json)"), many);
+        fitsAndIsDeterministic(Fixtures.withReasons(Fixtures.fourRanks(), reasons));
+    }
+
+    @Test
+    void hostileAndLongStrings() {
+        String exe = "/tmp/\u001b[31mred\u001b[0m/" + "very-long-directory/".repeat(12) + "a.out\r\nfake line\u202e";
+        Profile p = Fixtures.withJob(Fixtures.fourRanks(), new Job(null, exe, null, 1, null, 3));
+        String r = TextReport.render(p);
+        for (char c : r.toCharArray()) {
+            assertTrue(c == '\n' || (c >= 0x20 && c != 0x7f && c != '\u202e'), () -> "control character "
+                    + (int) c + " in\n" + r);
+        }
+        assertTrue(r.contains("/tmp/?[31mred?[0m/very-long-directory/"), r);
+        assertTrue(r.contains("a.out??fake line?"), r);
+        assertTrue(line(r, "jpmpi profile").contains("job (no job id)"), r);
+        assertEquals(List.of("mpi", "(unknown)"), words(line(r, "mpi ")));
+        fitsAndIsDeterministic(p);
+    }
+
+    @Test
+    void nothingRecorded() {
+        Profile p = Fixtures.fourRanks();
+        Profile empty = new Profile(p.schema(), false, List.of(), p.job(), 1,
+                new Profile.Summary(Stat.ZERO, Stat.ZERO, Stat.ZERO, Stat.ZERO, Stat.ZERO, Stat.ZERO),
+                new Profile.Overhead(0, 0, 0), List.of(), new long[0],
+                new Profile.Blocks(new int[] {0}, new double[1], new double[1], new long[1][1], new long[1][1]),
+                List.of(new Profile.RankRow(0, "h", 1, 0, 0, 0, null)), List.of(Profile.SparseRow.EMPTY),
+                List.of(Profile.SparseRow.EMPTY));
+        String r = TextReport.render(empty);
+        assertTrue(r.contains("No MPI function was called while recording."), r);
+        assertTrue(r.contains("Message sizes: no call was recorded."), r);
+        assertTrue(r.contains("Rank pairs: no message between ranks was recorded."), r);
+        fitsAndIsDeterministic(empty);
+    }
+
+    @Test
+    void writeReportsWritesBothFilesAndReturnsTheText(@TempDir Path dir) throws Exception {
+        Profile p = Fixtures.fourRanks();
+        String text = Reports.writeReports(p, dir);
+        assertEquals(text, Files.readString(dir.resolve("report.txt")));
+        assertEquals(HtmlReport.render(p), Files.readString(dir.resolve("report.html")));
+        Files.delete(dir.resolve("report.html"));
+        Reports.writeReports(p, dir, false);
+        assertFalse(Files.exists(dir.resolve("report.html")));
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(dir.resolve("report.txt")), files.toList());
+        }
+    }
+}

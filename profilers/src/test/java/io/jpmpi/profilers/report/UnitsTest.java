@@ -1,0 +1,70 @@
+package io.jpmpi.profilers.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The figures of the reports, especially where rounding crosses into the next unit. */
+class UnitsTest {
+    @Test
+    void seconds() {
+        assertEquals("0 s", Units.seconds(0));
+        assertEquals("12.3 s", Units.seconds(12.34));
+        assertEquals("4.56 ms", Units.seconds(4.56e-3));
+        assertEquals("789 us", Units.seconds(789e-6));
+        assertEquals("12 ns", Units.seconds(12e-9));
+        assertEquals("1.50 ns", Units.seconds(1.5e-9));
+        assertEquals("1.00 s", Units.seconds(0.9996));
+        assertEquals("1.00 ms", Units.seconds(999.7e-6));
+        assertEquals("1.00 us", Units.seconds(999.7e-9));
+        assertEquals("10.0 s", Units.seconds(9.9996));
+        assertEquals("100 ms", Units.seconds(0.09996));
+        assertEquals("999 s", Units.seconds(999.4));
+        assertEquals("1000 s", Units.seconds(999.5));
+        assertEquals("4321 s", Units.seconds(4321.4));
+        assertEquals("n/a", Units.seconds(Double.NaN));
+    }
+
+    @Test
+    void bytes() {
+        assertEquals("0", Units.bytes(0));
+        assertEquals("1023", Units.bytes(1023));
+        assertEquals("1K", Units.bytes(1024));
+        assertEquals("1.5K", Units.bytes(1536));
+        assertEquals("3G", Units.bytes(3L << 30));
+        assertEquals("1M", Units.bytes(1024 * 1024 - 10));
+        assertEquals("1K", Units.bytes(1030));
+        assertEquals("64K", Units.bytes(65535));
+        assertEquals("n/a", Units.bytes(Double.POSITIVE_INFINITY));
+    }
+
+    @Test
+    void counts() {
+        assertEquals("0", Units.count(0));
+        assertEquals("999999", Units.count(999_999));
+        assertEquals("1.00M", Units.count(1_000_000));
+        assertEquals("1.23M", Units.count(1_234_567));
+        assertEquals("123M", Units.count(123_456_789));
+        assertEquals("1.00G", Units.count(999_999_999));
+        assertEquals("45.6G", Units.count(45_600_000_000.0));
+    }
+
+    @Test
+    void percents() {
+        assertEquals("0.0", Units.percent(0));
+        assertEquals("<0.1", Units.percent(0.01));
+        assertEquals("0.1", Units.percent(0.05));
+        assertEquals("24.8", Units.percent(24.81));
+        assertEquals("100.0", Units.percent(100));
+    }
+
+    @Test
+    void histogramLabels() {
+        assertEquals("0", Histogram.label(0));
+        assertEquals("1", Histogram.label(1));
+        assertEquals("2-3", Histogram.label(2));
+        assertEquals("1K-2K", Histogram.label(11));
+        assertEquals("64K-128K", Histogram.label(Histogram.bucket(64 * 1024)));
+        assertEquals("64T+", Histogram.label(Histogram.BUCKETS - 1));
+    }
+}

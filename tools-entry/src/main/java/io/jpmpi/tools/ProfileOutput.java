@@ -1,0 +1,41 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.Reports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What the launcher does with the profile tool's output directory once the job has ended. */
+final class ProfileOutput {
+    private ProfileOutput() {
+    }
+
+    /**
+     * After a job with the profile tool: if the ranks did not write profile.json (the job aborted,
+     * was killed, or ranks exited without MPI_Finalize), the per-rank dumps become a partial
+     * profile and its reports; either way, say where the reports are.
+     */
+    static void finish(Context ctx, Path dir) {
+        Path json = dir.resolve("profile.json");
+        try {
+            if (!Files.exists(json) && RankDumps.present(dir)) {
+                Profile p = RankDumps.merge(dir);
+                ProfileJson.write(p, json);
+                Reports.writeReports(p, dir);
+                ctx.note("profile.json was not written by the ranks: " + (p.partial() ? "a partial profile" : "the profile")
+                        + " was merged from their dumps (ranks/rank-R.bin)");
+            }
+        } catch (IOException | RuntimeException e) {
+            ctx.note("profile: cannot merge the ranks' dumps in " + dir + ": " + e.getMessage());
+            return;
+        }
+        if (Files.exists(dir.resolve(Reports.TEXT))) {
+            ctx.note("profile: " + dir.resolve(Reports.TEXT) + " and " + Reports.HTML + " (jpmpi report " + dir + ")");
+        } else if (!Files.exists(json)) {
+            ctx.note("profile: no profile was written in " + dir);
+        }
+    }
+}

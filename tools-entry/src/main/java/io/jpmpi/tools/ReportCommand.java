@@ -1,0 +1,107 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileFormatException;
+import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.Reports;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code jpmpi report DIR}: the reports of a profile directory, from its profile.json or its ranks' dumps. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Write report.txt and report.html of the profile in DIR (the output directory of a job run"
+                + " with the profile tool) and print report.txt.",
+                "Without DIR/profile.json, the ranks' dumps DIR/ranks/rank-R.bin (left by a job that ended before"
+                + " MPI_Finalize) are merged into a partial profile.json first."})
+public final class ReportCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "The profile's directory.")
+    Path dir;
+
+    @Option(names = "--no-html", description = "Write report.txt only.")
+    boolean noHtml;
+
+    @Option(names = {"-q", "--quiet"}, description = "Do not print report.txt.")
+    boolean quiet;
+
+    private final Context ctx;
+
+    public ReportCommand(Context ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws JpmpiException {
+        if (!Files.isDirectory(dir)) {
+            throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + dir + ": "
+                    + (Files.exists(dir) ? "not a directory" : "no such directory"));
+        }
+        Path json = dir.resolve("profile.json");
+        Profile profile;
+        if (Files.exists(json)) {
+            profile = read(json);
+        } else if (RankDumps.present(dir)) {
+            try {
+                profile = RankDumps.merge(dir);
+            } catch (IOException e) {
+                throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + oneLine(e));
+            }
+            try {
+                ProfileJson.write(profile, json);
+            } catch (IOException e) {
+                throw new JpmpiException(ExitCode.BAD_PROFILE, "report: cannot write " + oneLine(e));
+            }
+            if (!quiet) {
+                ctx.note("report: merged the ranks' dumps (" + dir.resolve("ranks") + ") into " + json
+                        + (profile.partial() ? " (partial)" : ""));
+            }
+        } else {
+            throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + dir + " has no profile.json and no"
+                    + " ranks/rank-R.bin (is it the output directory of a job run with --tools profile?)");
+        }
+        String text;
+        try {
+            text = Reports.writeReports(profile, dir, !noHtml);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.BAD_PROFILE, "report: cannot write the reports in " + dir + ": "
+                    + oneLine(e));
+        }
+        if (!quiet) {
+            ctx.out().print(text);
+            ctx.out().flush();
+        }
+        return ExitCode.OK.code;
+    }
+
+    private static Profile read(Path json) throws JpmpiException {
+        try {
+            return ProfileJson.read(json);
+        } catch (ProfileFormatException e) {
+            throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + e.getMessage());
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.BAD_PROFILE, "report: cannot read " + oneLine(e));
+        }
+    }
+
+    /**
+     * An I/O error as one line: the file and what went wrong ("/x/report.txt: directory not empty"),
+     * not the exception's class.
+     */
+    static String oneLine(IOException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+        if (e instanceof FileSystemException f && f.getReason() == null) {
+            // The NIO exceptions without a reason say it with their class: NoSuchFileException, ...
+            String what = f.getClass().getSimpleName().replaceFirst("Exception$", "")
+                    .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+            return (f.getFile() == null ? "" : f.getFile() + ": ") + (what.equals("file system") ? "failed" : what);
+        }
+        return m.isEmpty() ? "input/output error" : m;
+    }
+}
