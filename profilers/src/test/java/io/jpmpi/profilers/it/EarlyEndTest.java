@@ -3,6 +3,7 @@ package io.jpmpi.profilers.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.nativestubs.MpiRun.Impl;
 import io.jpmpi.nativestubs.MpiRun.Result;
@@ -72,7 +73,9 @@ class EarlyEndTest {
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
                 Integer.toString(DOUBLES));
         assertFalse(r.timedOut(), r::describe);
-        assertEquals(1, r.countOut("early " + mode + " rank " + ender), r::describe);
+        // (its line can be lost: the launchers may kill their output forwarding before it is through;
+        // its dump below says it got there)
+        assertTrue(r.countOut("early " + mode + " rank " + ender) <= 1, r::describe);
         assertEquals(0, r.out().stream().filter(l -> l.startsWith("early survived")).count(), r::describe);
         if (abort) {
             assertEquals(3, r.exit(), () -> "the launcher's exit status is MPI_Abort's errorcode\n" + r.describe());

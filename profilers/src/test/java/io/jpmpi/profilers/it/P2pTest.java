@@ -8,13 +8,13 @@ import io.jpmpi.nativestubs.MpiRun.Impl;
 import io.jpmpi.nativestubs.MpiRun.Result;
 import io.jpmpi.profilers.it.ProfileRun.Level;
 import io.jpmpi.profilers.profile.Snapshot;
+import io.jpmpi.profilers.report.Profile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>{@link #matrixAgreesWithOpenMpiMonitoring}: the same program under Open MPI's pml monitoring
  * component (--mca pml_monitoring_enable 2, _enable_output 3, _filename prof: a file prof.R.prof
  * per rank whose "E src dst N bytes M msgs sent" lines are the external point-to-point messages
- * the PML saw) with the recorder; our matrix must equal monitoring's exactly, but for two known
+ * the PML saw; the Java level's own traffic at MPI_Finalize is collective, "C"/"I" lines) with
+ * either level; our matrix (dumps or profile.json) must equal monitoring's exactly, but for two known
  * differences: (1) Open MPI 4.1's pml monitoring does not see persistent sends (MPI_Start calls the
  * PML request's req_start directly, not the monitoring PML's start), so our matrix has 2 more
  * messages of 30 + j bytes from every rank to every rank j; (2) it counts a process's messages to
@@ -111,10 +112,16 @@ class P2pTest {
 
     static final Pattern EXTERNAL = Pattern.compile("E\\s+(\\d+)\\s+(\\d+)\\s+(\\d+) bytes\\s+(\\d+) msgs sent.*");
 
-    @Test
-    void matrixAgreesWithOpenMpiMonitoring() throws IOException {
+    /** Open MPI with each level: the matrix of the dumps (C) or of profile.json (FULL). */
+    static java.util.stream.Stream<Level> levels() {
+        return java.util.stream.Stream.of(Level.values());
+    }
+
+    @ParameterizedTest(name = "openmpi {0}")
+    @MethodSource("levels")
+    void matrixAgreesWithOpenMpiMonitoring(Level level) throws IOException {
         assumeTrue(Impl.OPENMPI.installed(), "Open MPI is not installed");
-        Result r = ProfileRun.run(Impl.OPENMPI, Level.C, RANKS, run -> run.mca("pml_monitoring_enable", "2")
+        Result r = ProfileRun.run(Impl.OPENMPI, level, RANKS, run -> run.mca("pml_monitoring_enable", "2")
                 .mca("pml_monitoring_enable_output", "3").mca("pml_monitoring_filename", "prof"), "p2p",
                 Integer.toString(BIG)).assertSuccess();
         okLines(r);
@@ -136,22 +143,46 @@ class P2pTest {
                 }
             }
         }
-        Snapshot[] s = ProfileRun.snapshots(r, RANKS);
         Checks c = Checks.of(r);
+        Expected e = expected(RANKS, BIG);
+        long[][] ourMessages = new long[RANKS][];
+        long[][] ourBytes = new long[RANKS][];
+        if (level == Level.C) {
+            Snapshot[] s = ProfileRun.snapshots(r, RANKS);
+            for (int i = 0; i < RANKS; i++) {
+                ourMessages[i] = s[i].messages();
+                ourBytes[i] = s[i].bytes();
+            }
+            c.snapshots(s, e, Snapshot.State.FINALIZE);
+        } else {
+            Profile p = ProfileRun.profile(r);
+            for (int i = 0; i < RANKS; i++) {
+                ourMessages[i] = dense(p.messages().get(i));
+                ourBytes[i] = dense(p.bytes().get(i));
+            }
+            c.profile(p, e).complete(p);
+        }
         for (int i = 0; i < RANKS; i++) {
             for (int j = 0; j < RANKS; j++) {
                 // monitoring + the persistent sends it misses, without the messages to oneself
                 long messages = i == j ? 0 : monMessages[i][j] + 2;
                 long bytes = i == j ? 0 : monBytes[i][j] + 2 * (30 + j);
-                c.equal(messages, s[i].messages()[j], "messages " + i + " -> " + j + " (monitoring: "
+                c.equal(messages, ourMessages[i][j], "messages " + i + " -> " + j + " (monitoring: "
                         + monMessages[i][j] + ")");
-                c.equal(bytes, s[i].bytes()[j], "bytes " + i + " -> " + j + " (monitoring: " + monBytes[i][j] + ")");
+                c.equal(bytes, ourBytes[i][j], "bytes " + i + " -> " + j + " (monitoring: " + monBytes[i][j] + ")");
             }
             c.equal(1, monMessages[i][i], "monitoring's messages " + i + " -> itself (the MPI_Isend to itself)");
             c.equal(8, monBytes[i][i], "monitoring's bytes " + i + " -> itself");
         }
         c.check(Arrays.stream(monMessages).flatMapToLong(Arrays::stream).sum() > 0, "monitoring saw no message");
-        // and both agree with the program's own figures
-        c.snapshots(s, expected(RANKS, BIG), Snapshot.State.FINALIZE).done();
+        c.done();
+    }
+
+    private static long[] dense(Profile.SparseRow row) {
+        long[] d = new long[RANKS];
+        for (int i = 0; i < row.peers().length; i++) {
+            d[row.peers()[i]] += row.values()[i];
+        }
+        return d;
     }
 }

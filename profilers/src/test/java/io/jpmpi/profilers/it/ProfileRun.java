@@ -1,11 +1,13 @@
 package io.jpmpi.profilers.it;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.jpmpi.nativestubs.MpiRun;
 import io.jpmpi.nativestubs.MpiRun.Impl;
 import io.jpmpi.nativestubs.MpiRun.Result;
+import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.profile.Snapshot;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
@@ -111,6 +113,8 @@ final class ProfileRun {
                 fail(f + ": " + e + "\n" + r.describe(), e);
             }
         }
+        assertFalse(RankDumps.present(dir(r)), () -> "rank dumps left beside a complete profile.json: "
+                + dir(r).resolve("ranks") + "\n" + r.describe());
         try {
             return ProfileJson.read(json);
         } catch (IOException e) {
