@@ -568,8 +568,44 @@ void jp_bcast(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Co
     }
 }
 
-void jp_gather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
-               int root, MPI_Comm comm)
+/*
+ * The count arguments of a collective: an array of int or MPI_Count (the v forms), or one count
+ * for every process (the plain forms, a == NULL). Each family below has one body for both forms.
+ */
+struct jp_counts {
+    const void *a;
+    size_t w;
+    int64_t all;
+};
+
+static struct jp_counts jp_each(int64_t count)
+{
+    return (struct jp_counts){NULL, 0, count};
+}
+
+static struct jp_counts jp_array(const void *a, size_t w)
+{
+    return (struct jp_counts){a, w, 0};
+}
+
+static int64_t jp_count(struct jp_counts k, int i)
+{
+    return k.a ? jp_at(k.a, k.w, i) : k.all;
+}
+
+/* The sum of the counts of processes 0..n-1 except `skip` (-1: none). */
+static int64_t jp_sum(struct jp_counts k, int n, int skip)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        sum += i == skip ? 0 : jp_count(k, i);
+    }
+    return sum;
+}
+
+/* Gather(v): every process sends its block to the root (not the root to itself). */
+static void jp_gather_any(struct jp_call *c, int64_t sc, MPI_Datatype st, struct jp_counts rcs, MPI_Datatype rt,
+                          int root, MPI_Comm comm)
 {
     struct jp_comm ci;
     if (!jp_comm_info(comm, &ci)) {
@@ -577,173 +613,99 @@ void jp_gather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st,
     }
     if (ci.inter) {
         if (root == MPI_ROOT) {
-            c->recv += rc * jp_tsize(c, rt) * ci.size;
+            c->recv += jp_sum(rcs, ci.size, -1) * jp_tsize(c, rt);
         } else if (root >= 0) {
             c->sent += sc * jp_tsize(c, st);
         }
-        return;
-    }
-    if (ci.rank == root) {
-        (void)sbuf;
-        c->recv += rc * jp_tsize(c, rt) * (ci.size - 1);
+    } else if (ci.rank == root) {
+        c->recv += jp_sum(rcs, ci.size, root) * jp_tsize(c, rt);
     } else {
         jp_pair(c, comm, &ci, root, sc * jp_tsize(c, st));
     }
 }
 
-void jp_gatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,
-                MPI_Datatype rt, int root, MPI_Comm comm)
+void jp_gather(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    struct jp_comm ci;
-    if (!jp_comm_info(comm, &ci)) {
-        return;
-    }
-    (void)sbuf;
-    if (ci.inter) {
-        if (root == MPI_ROOT) {
-            int64_t n = 0;
-            for (int i = 0; i < ci.size; i++) {
-                n += jp_at(rcs, w, i);
-            }
-            c->recv += n * jp_tsize(c, rt);
-        } else if (root >= 0) {
-            c->sent += sc * jp_tsize(c, st);
-        }
-        return;
-    }
-    if (ci.rank == root) {
-        int64_t n = 0;
-        for (int i = 0; i < ci.size; i++) {
-            n += i == root ? 0 : jp_at(rcs, w, i);
-        }
-        c->recv += n * jp_tsize(c, rt);
-    } else {
-        jp_pair(c, comm, &ci, root, sc * jp_tsize(c, st));
-    }
+    jp_gather_any(c, sc, st, jp_each(rc), rt, root, comm);
 }
 
-void jp_scatter(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *rbuf, int64_t rc, MPI_Datatype rt,
-                int root, MPI_Comm comm)
+void jp_gatherv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *rcs, size_t w, MPI_Datatype rt, int root,
+                MPI_Comm comm)
+{
+    jp_gather_any(c, sc, st, jp_array(rcs, w), rt, root, comm);
+}
+
+/* Scatter(v): the root sends each other process its block. */
+static void jp_scatter_any(struct jp_call *c, struct jp_counts scs, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
+                           int root, MPI_Comm comm)
 {
     struct jp_comm ci;
     if (!jp_comm_info(comm, &ci)) {
         return;
     }
-    (void)rbuf;
     if (ci.inter) {
         if (root == MPI_ROOT) {
-            c->sent += sc * jp_tsize(c, st) * ci.size;
+            c->sent += jp_sum(scs, ci.size, -1) * jp_tsize(c, st);
         } else if (root >= 0) {
             c->recv += rc * jp_tsize(c, rt);
         }
-        return;
-    }
-    if (ci.rank == root) {
-        int64_t b = sc * jp_tsize(c, st);
-        for (int i = 0; i < ci.size; i++) {
-            jp_pair(c, comm, &ci, i, b);
-        }
-    } else {
-        c->recv += rc * jp_tsize(c, rt);
-    }
-}
-
-void jp_scatterv(struct jp_call *c, const void *scs, size_t w, MPI_Datatype st, const void *rbuf, int64_t rc,
-                 MPI_Datatype rt, int root, MPI_Comm comm)
-{
-    struct jp_comm ci;
-    if (!jp_comm_info(comm, &ci)) {
-        return;
-    }
-    (void)rbuf;
-    if (ci.inter) {
-        if (root == MPI_ROOT) {
-            int64_t n = 0;
-            for (int i = 0; i < ci.size; i++) {
-                n += jp_at(scs, w, i);
-            }
-            c->sent += n * jp_tsize(c, st);
-        } else if (root >= 0) {
-            c->recv += rc * jp_tsize(c, rt);
-        }
-        return;
-    }
-    if (ci.rank == root) {
+    } else if (ci.rank == root) {
         int64_t size = jp_tsize(c, st);
         for (int i = 0; i < ci.size; i++) {
-            jp_pair(c, comm, &ci, i, jp_at(scs, w, i) * size);
+            jp_pair(c, comm, &ci, i, jp_count(scs, i) * size);
         }
     } else {
         c->recv += rc * jp_tsize(c, rt);
     }
 }
 
-void jp_allgather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
-                  MPI_Comm comm)
+void jp_scatter(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    struct jp_comm ci;
-    if (!jp_comm_info(comm, &ci)) {
-        return;
-    }
-    int64_t block = sbuf == MPI_IN_PLACE ? rc * jp_tsize(c, rt) : sc * jp_tsize(c, st);
-    if (ci.inter) {
-        c->sent += block * ci.size;
-        c->recv += rc * jp_tsize(c, rt) * ci.size;
-        return;
-    }
-    for (int i = 0; i < ci.size; i++) {
-        jp_pair(c, comm, &ci, i, block);
-    }
-    c->recv += rc * jp_tsize(c, rt) * (ci.size - 1);
+    jp_scatter_any(c, jp_each(sc), st, rc, rt, root, comm);
 }
 
-void jp_allgatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,
-                   MPI_Datatype rt, MPI_Comm comm)
+void jp_scatterv(struct jp_call *c, const void *scs, size_t w, MPI_Datatype st, int64_t rc, MPI_Datatype rt, int root,
+                 MPI_Comm comm)
+{
+    jp_scatter_any(c, jp_array(scs, w), st, rc, rt, root, comm);
+}
+
+/* Allgather(v): every process sends its block to every other (in place: its block of recvbuf). */
+static void jp_allgather_any(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, struct jp_counts rcs,
+                             MPI_Datatype rt, MPI_Comm comm)
 {
     struct jp_comm ci;
     if (!jp_comm_info(comm, &ci)) {
         return;
     }
     int64_t rsize = jp_tsize(c, rt);
-    if (ci.inter) {
-        int64_t n = 0;
-        for (int i = 0; i < ci.size; i++) {
-            n += jp_at(rcs, w, i);
-        }
-        c->sent += sc * jp_tsize(c, st) * ci.size;
-        c->recv += n * rsize;
-        return;
-    }
-    int64_t block = sbuf == MPI_IN_PLACE ? jp_at(rcs, w, ci.rank) * rsize : sc * jp_tsize(c, st);
-    int64_t n = 0;
-    for (int i = 0; i < ci.size; i++) {
-        jp_pair(c, comm, &ci, i, block);
-        n += i == ci.rank ? 0 : jp_at(rcs, w, i);
-    }
-    c->recv += n * rsize;
-}
-
-void jp_alltoall(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
-                 MPI_Comm comm)
-{
-    struct jp_comm ci;
-    if (!jp_comm_info(comm, &ci)) {
-        return;
-    }
-    int64_t block = sbuf == MPI_IN_PLACE ? rc * jp_tsize(c, rt) : sc * jp_tsize(c, st);
+    int64_t block = sbuf == MPI_IN_PLACE ? jp_count(rcs, ci.rank) * rsize : sc * jp_tsize(c, st);
     if (ci.inter) {
         c->sent += block * ci.size;
-        c->recv += rc * jp_tsize(c, rt) * ci.size;
+        c->recv += jp_sum(rcs, ci.size, -1) * rsize;
         return;
     }
     for (int i = 0; i < ci.size; i++) {
         jp_pair(c, comm, &ci, i, block);
     }
-    c->recv += rc * jp_tsize(c, rt) * (ci.size - 1);
+    c->recv += jp_sum(rcs, ci.size, ci.rank) * rsize;
 }
 
-void jp_alltoallv(struct jp_call *c, const void *sbuf, const void *scs, size_t sw, MPI_Datatype st, const void *rcs,
-                  size_t rw, MPI_Datatype rt, MPI_Comm comm)
+void jp_allgather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+    jp_allgather_any(c, sbuf, sc, st, jp_each(rc), rt, comm);
+}
+
+void jp_allgatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,
+                   MPI_Datatype rt, MPI_Comm comm)
+{
+    jp_allgather_any(c, sbuf, sc, st, jp_array(rcs, w), rt, comm);
+}
+
+/* Alltoall(v): block i to process i (in place: the receive counts and type). */
+static void jp_alltoall_any(struct jp_call *c, const void *sbuf, struct jp_counts scs, MPI_Datatype st,
+                            struct jp_counts rcs, MPI_Datatype rt, MPI_Comm comm)
 {
     struct jp_comm ci;
     if (!jp_comm_info(comm, &ci)) {
@@ -753,15 +715,27 @@ void jp_alltoallv(struct jp_call *c, const void *sbuf, const void *scs, size_t s
     int64_t ssize = in_place ? jp_tsize(c, rt) : jp_tsize(c, st);
     int64_t rsize = jp_tsize(c, rt);
     for (int i = 0; i < ci.size; i++) {
-        int64_t s = (in_place ? jp_at(rcs, rw, i) : jp_at(scs, sw, i)) * ssize;
+        int64_t s = jp_count(in_place ? rcs : scs, i) * ssize;
         if (ci.inter) {
             c->sent += s;
-            c->recv += jp_at(rcs, rw, i) * rsize;
+            c->recv += jp_count(rcs, i) * rsize;
             continue;
         }
         jp_pair(c, comm, &ci, i, s);
-        c->recv += i == ci.rank ? 0 : jp_at(rcs, rw, i) * rsize;
+        c->recv += i == ci.rank ? 0 : jp_count(rcs, i) * rsize;
     }
+}
+
+void jp_alltoall(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
+                 MPI_Comm comm)
+{
+    jp_alltoall_any(c, sbuf, jp_each(sc), st, jp_each(rc), rt, comm);
+}
+
+void jp_alltoallv(struct jp_call *c, const void *sbuf, const void *scs, size_t sw, MPI_Datatype st, const void *rcs,
+                  size_t rw, MPI_Datatype rt, MPI_Comm comm)
+{
+    jp_alltoall_any(c, sbuf, jp_array(scs, sw), st, jp_array(rcs, rw), rt, comm);
 }
 
 void jp_alltoallw(struct jp_call *c, const void *sbuf, const void *scs, size_t sw, const MPI_Datatype *sts,
@@ -1036,7 +1010,10 @@ static int jp_mem_sink(void *ctx, const void *data, size_t n)
 static double jp_tick_rate(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    /* Ticks per second from the time since MPI_Init (at least 20 ms of it). */
+    /*
+     * Ticks per second from the time since MPI_Init. The two clocks are read ~50 ns apart, so 1 ms
+     * already gives the rate to 1e-4; waiting longer would only delay a dump that SIGKILL may cut.
+     */
     struct timespec a;
     uint64_t t0 = jp_init_ticks;
     struct timespec m0 = jp_init_mono;
@@ -1048,7 +1025,7 @@ static double jp_tick_rate(void)
         clock_gettime(CLOCK_MONOTONIC, &a);
         uint64_t t1 = jp_ticks();
         double ns = (double)(a.tv_sec - m0.tv_sec) * 1e9 + (double)(a.tv_nsec - m0.tv_nsec);
-        if (ns >= 2e7) {
+        if (ns >= 1e6) {
             return (double)(t1 - t0) / ns * 1e9;
         }
     }

@@ -177,14 +177,12 @@ void jp_request_cancelled(MPI_Request req);
 
 /* collectives (intra-communicators: pairwise messages into the matrix; inter: bytes only) */
 void jp_bcast(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Comm comm);
-void jp_gather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
-               int root, MPI_Comm comm);
-void jp_gatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,
-                MPI_Datatype rt, int root, MPI_Comm comm);
-void jp_scatter(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *rbuf, int64_t rc, MPI_Datatype rt,
-                int root, MPI_Comm comm);
-void jp_scatterv(struct jp_call *c, const void *scs, size_t w, MPI_Datatype st, const void *rbuf, int64_t rc,
-                 MPI_Datatype rt, int root, MPI_Comm comm);
+void jp_gather(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm);
+void jp_gatherv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *rcs, size_t w, MPI_Datatype rt, int root,
+                MPI_Comm comm);
+void jp_scatter(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm);
+void jp_scatterv(struct jp_call *c, const void *scs, size_t w, MPI_Datatype st, int64_t rc, MPI_Datatype rt, int root,
+                 MPI_Comm comm);
 void jp_allgather(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt,
                   MPI_Comm comm);
 void jp_allgatherv(struct jp_call *c, const void *sbuf, int64_t sc, MPI_Datatype st, const void *rcs, size_t w,

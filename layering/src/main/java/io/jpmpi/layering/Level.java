@@ -100,6 +100,17 @@ public final class Level {
         return readHandle(out, "MPI_Comm");
     }
 
+    /**
+     * MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED) below this level: the processes of comm that
+     * share memory with this one (one node). Collective over comm; free it with {@link #freeComm}.
+     */
+    public long sharedMemoryComm(long comm) {
+        MemorySegment out = CallMarks.state().scratch;
+        check(below.MPI_Comm_split_type(comm, Constants.MPI_COMM_TYPE_SHARED, 0, Constants.MPI_INFO_NULL,
+                out.address()), "MPI_Comm_split_type");
+        return readHandle(out, "MPI_Comm");
+    }
+
     /** MPI_Comm_free of a communicator this level made (collective). */
     public void freeComm(long comm) {
         MemorySegment in = CallMarks.state().scratch;

@@ -202,12 +202,12 @@ public final class ProfileEmitter {
         // collectives (the non-blocking ones map here too)
         Map<String, String> coll = new LinkedHashMap<>();
         coll.put("MPI_Bcast", "jp_bcast(&c, a_count, a_datatype, a_root, a_comm);");
-        coll.put("MPI_Gather", "jp_gather(&c, a_sendbuf, a_sendcount, a_sendtype, a_recvcount, a_recvtype, a_root, a_comm);");
-        coll.put("MPI_Gatherv", "jp_gatherv(&c, a_sendbuf, a_sendcount, a_sendtype, JP_ARR(a_recvcounts), a_recvtype, "
+        coll.put("MPI_Gather", "jp_gather(&c, a_sendcount, a_sendtype, a_recvcount, a_recvtype, a_root, a_comm);");
+        coll.put("MPI_Gatherv", "jp_gatherv(&c, a_sendcount, a_sendtype, JP_ARR(a_recvcounts), a_recvtype, "
                 + "a_root, a_comm);");
-        coll.put("MPI_Scatter", "jp_scatter(&c, a_sendcount, a_sendtype, a_recvbuf, a_recvcount, a_recvtype, a_root, "
+        coll.put("MPI_Scatter", "jp_scatter(&c, a_sendcount, a_sendtype, a_recvcount, a_recvtype, a_root, "
                 + "a_comm);");
-        coll.put("MPI_Scatterv", "jp_scatterv(&c, JP_ARR(a_sendcounts), a_sendtype, a_recvbuf, a_recvcount, a_recvtype, "
+        coll.put("MPI_Scatterv", "jp_scatterv(&c, JP_ARR(a_sendcounts), a_sendtype, a_recvcount, a_recvtype, "
                 + "a_root, a_comm);");
         coll.put("MPI_Allgather", "jp_allgather(&c, a_sendbuf, a_sendcount, a_sendtype, a_recvcount, a_recvtype, a_comm);");
         coll.put("MPI_Allgatherv", "jp_allgatherv(&c, a_sendbuf, a_sendcount, a_sendtype, JP_ARR(a_recvcounts), "

@@ -5,9 +5,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
-import io.jpmpi.layering.runtime.Abi;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.Reports;
@@ -57,7 +57,7 @@ public final class ProfileLevel extends Interceptor {
         Path dir = recorder.outputDir();
         int rank = level().commRank(comm);
         try (Arena arena = Arena.ofConfined()) {
-            ok = new Job(arena, pmpi(), comm, rank, level().commSize(comm), recorder, dir).run();
+            ok = new Job(arena, level(), comm, rank, level().commSize(comm), recorder, dir).run();
         } finally {
             level().freeComm(comm);
         }
@@ -78,6 +78,7 @@ public final class ProfileLevel extends Interceptor {
     /** One run of the finalize protocol. */
     private static final class Job {
         private final Arena arena;
+        private final Level level;
         private final Mpi mpi;
         private final long comm;
         private final int rank;
@@ -87,9 +88,10 @@ public final class ProfileLevel extends Interceptor {
         private boolean localOk = true;
         private String failure;
 
-        Job(Arena arena, Mpi mpi, long comm, int rank, int size, Recorder recorder, Path dir) {
+        Job(Arena arena, Level level, long comm, int rank, int size, Recorder recorder, Path dir) {
             this.arena = arena;
-            this.mpi = mpi;
+            this.level = level;
+            this.mpi = level.below();
             this.comm = comm;
             this.rank = rank;
             this.size = size;
@@ -282,19 +284,9 @@ public final class ProfileLevel extends Interceptor {
 
         /** The number of distinct nodes: one per shared-memory communicator. */
         private int countHosts() {
-            MemorySegment out = arena.allocate(8, 8);
-            check(mpi.MPI_Comm_split_type(comm, Constants.MPI_COMM_TYPE_SHARED, 0, Constants.MPI_INFO_NULL,
-                    out.address()), "MPI_Comm_split_type");
-            long node = Abi.handleSize("MPI_Comm") == 8 ? out.get(JAVA_LONG, 0) : out.get(JAVA_INT, 0);
-            MemorySegment r = arena.allocate(4, 4);
-            check(mpi.MPI_Comm_rank(node, r.address()), "MPI_Comm_rank");
-            int leader = r.get(JAVA_INT, 0) == 0 ? 1 : 0;
-            if (Abi.handleSize("MPI_Comm") == 8) {
-                out.set(JAVA_LONG, 0, node);
-            } else {
-                out.set(JAVA_INT, 0, (int) node);
-            }
-            check(mpi.MPI_Comm_free(out.address()), "MPI_Comm_free");
+            long node = level.sharedMemoryComm(comm);
+            int leader = level.commRank(node) == 0 ? 1 : 0;
+            level.freeComm(node);
             return (int) reduceLong(leader);
         }
 

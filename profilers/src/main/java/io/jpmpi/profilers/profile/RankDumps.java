@@ -70,13 +70,13 @@ public final class RankDumps {
             bytes[s.rank()] = m[1];
             if (s.partialReason() != null) {
                 partial = true;
-                reason(reasons, "rank " + s.rank() + ": " + s.partialReason());
+                reasons.add("rank " + s.rank() + ": " + s.partialReason());
             }
         }
         for (int r = 0; r < ranks; r++) {
             if (rows[r] == null) {
                 partial = true;
-                reason(reasons, "rank " + r + ": no figures (no dump)");
+                reasons.add("rank " + r + ": no figures (no dump)");
                 rows[r] = new Profile.RankRow(r, "", 0, 0, 0, 0, "no figures (no dump)");
                 messages[r] = Profile.SparseRow.EMPTY;
                 bytes[r] = Profile.SparseRow.EMPTY;
@@ -90,10 +90,6 @@ public final class RankDumps {
         Snapshot rank0 = snaps.stream().filter(s -> s.rank() == 0).findFirst().orElse(first);
         return total.toProfile(rank0, snaps.size(), hosts.size(), partial, reasons, List.of(rows),
                 List.of(messages), List.of(bytes));
-    }
-
-    private static void reason(List<String> reasons, String line) {
-        reasons.add(line);
     }
 
     private static TreeMap<Integer, Path> files(Path dir) {
