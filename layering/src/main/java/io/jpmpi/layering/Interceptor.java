@@ -63,6 +63,16 @@ public abstract class Interceptor extends InterceptorMethods {
         return level;
     }
 
+    /**
+     * Asked once per overridden MPI function when the level is installed (before the first MPI call
+     * returns, so configuration from the environment is known): false leaves that function alone, no
+     * upcall ever happens for it, as if it were not overridden. {@code function} is an id of
+     * {@code MpiFunctions}. The default takes every override.
+     */
+    public boolean intercepts(int function) {
+        return true;
+    }
+
     /** Called after the application's MPI_Init or MPI_Init_thread succeeded. */
     public void afterInit() {
     }

@@ -30,6 +30,9 @@ import javax.lang.model.element.Modifier;
  *       its ABI shape per implementation and its neutral shape (see {@link Signatures});</li>
  *   <li>{@code InterceptorMethods}: one overridable method per MPI function, Javadoc from the spec,
  *       whose body passes the call to the next level;</li>
+ *   <li>{@code AroundMethods}: every interceptor method overridden to call {@code enter(id)} before
+ *       and {@code exit(id, token)} after passing the call on (the base of
+ *       {@code io.jpmpi.layering.Around}, for tools that watch every call);</li>
  *   <li>{@code Mpi}: one method per MPI function that calls a given level through an FFM downcall
  *       (the runtime makes one for the next level, PMPI semantics, and one for the level itself,
  *       MPI semantics);</li>
@@ -56,6 +59,7 @@ public final class JavaEmitter {
     private static final ClassName ABI = ClassName.get(RUNTIME, "Abi");
     private static final ClassName UPCALL_SITE = ClassName.get(RUNTIME, "UpcallSite");
     private static final ClassName INTERCEPTOR_METHODS = ClassName.get(PACKAGE, "InterceptorMethods");
+    private static final ClassName INTERCEPTOR = ClassName.get("io.jpmpi.layering", "Interceptor");
 
     private final MpiSpec spec;
     private final MpiConstants constants;
@@ -72,7 +76,7 @@ public final class JavaEmitter {
     /** Relative path → source text. */
     public Map<String, String> emit() {
         Map<String, String> files = new LinkedHashMap<>();
-        for (TypeSpec type : List.of(functions(), interceptorMethods(), mpi(), upcalls(), constantsClass())) {
+        for (TypeSpec type : List.of(functions(), interceptorMethods(), aroundMethods(), mpi(), upcalls(), constantsClass())) {
             JavaFile file = JavaFile.builder(PACKAGE, type).addFileComment(HEADER).skipJavaLangImports(true)
                     .indent("    ").build();
             files.put(PACKAGE.replace('.', '/') + "/" + type.name() + ".java", file.toString());
@@ -160,6 +164,33 @@ public final class JavaEmitter {
             Method m = method(f);
             t.addMethod(m.builder().addModifiers(Modifier.PUBLIC).addJavadoc(javadoc(f))
                     .addStatement("return pmpi().$N($L)", f.name(), m.arguments()).build());
+        }
+        return t.build();
+    }
+
+    private TypeSpec aroundMethods() {
+        TypeSpec.Builder t = TypeSpec.classBuilder("AroundMethods").addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT)
+                .superclass(INTERCEPTOR)
+                .addJavadoc("Every MPI function passed on to the next level between {@code enter} and {@code exit}.\n"
+                        + "Extend {@code io.jpmpi.layering.Around}, not this class.\n")
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PROTECTED).build())
+                .addMethod(MethodSpec.methodBuilder("enter").addModifiers(Modifier.PROTECTED, Modifier.ABSTRACT)
+                        .returns(long.class).addParameter(int.class, "function")
+                        .addJavadoc("Before function {@code function} (an id of MpiFunctions) goes on; the result is"
+                                + " given to exit.\n").build())
+                .addMethod(MethodSpec.methodBuilder("exit").addModifiers(Modifier.PROTECTED, Modifier.ABSTRACT)
+                        .addParameter(int.class, "function").addParameter(long.class, "token")
+                        .addJavadoc("After function {@code function} returned (or threw) below this level.\n").build());
+        for (MpiFunction f : intercepted()) {
+            Method m = method(f);
+            String token = m.names().newName("token");
+            t.addMethod(m.builder().addModifiers(Modifier.PUBLIC).addAnnotation(Override.class)
+                    .addStatement("long $N = enter($T.$N)", token, FUNCTIONS, f.name())
+                    .beginControlFlow("try")
+                    .addStatement("return pmpi().$N($L)", f.name(), m.arguments())
+                    .nextControlFlow("finally")
+                    .addStatement("exit($T.$N, $N)", FUNCTIONS, f.name(), token)
+                    .endControlFlow().build());
         }
         return t.build();
     }

@@ -113,13 +113,18 @@ final class JavaLevel {
         return new JavaLevel(runtime, index, entry, found);
     }
 
-    /** The class names the jar's own services file lists. */
+    /** The class names the jar's own services file lists (not those of the jars its manifest adds). */
     private static java.util.Set<String> ownServices(LevelClassLoader loader) throws ServiceConfigurationError {
         java.util.Set<String> names = new java.util.HashSet<>();
         try {
             var urls = loader.findResources("META-INF/services/" + Interceptor.class.getName());
+            String own = "jar:" + loader.jar() + "!/";
             while (urls.hasMoreElements()) {
-                try (var in = urls.nextElement().openStream()) {
+                java.net.URL url = urls.nextElement();
+                if (!url.toString().startsWith(own)) {
+                    continue; // a jar on its Class-Path: its interceptors belong to its own level, if listed
+                }
+                try (var in = url.openStream()) {
                     for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\\R")) {
                         String name = line.replaceAll("#.*", "").trim();
                         if (!name.isEmpty()) {
@@ -150,6 +155,9 @@ final class JavaLevel {
             Interceptor it = interceptors.get(i);
             Class<?> c = it.getClass();
             boolean[] over = overridden(c);
+            for (int id = 0; id < MpiFunctions.COUNT; id++) {
+                over[id] = over[id] && it.intercepts(id);
+            }
             boolean afterInit = declares(c, "afterInit") ;
             boolean beforeFinalize = declares(c, "beforeFinalize");
             pcontrols[i] = declares(c, "pcontrol", int.class);

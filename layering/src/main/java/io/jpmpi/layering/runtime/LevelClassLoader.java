@@ -32,6 +32,11 @@ final class LevelClassLoader extends URLClassLoader {
         this.jar = jar;
     }
 
+    /** The level's jar. */
+    URL jar() {
+        return jar;
+    }
+
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         URL url = findResource(name.replace('.', '/') + ".class");

@@ -77,6 +77,14 @@ public final class HtmlReport {
 
     /** The page of {@code p}. */
     public static String render(Profile p) {
+        return render(p, java.util.Map.of());
+    }
+
+    /**
+     * The page, with extra sections at the end: title → preformatted text (another tool's report
+     * beside the profile, such as mpit's).
+     */
+    public static String render(Profile p, java.util.Map<String, String> extra) {
         Page page = new Page();
         StringBuilder b = page.body;
         Job job = p.job();
@@ -114,6 +122,9 @@ public final class HtmlReport {
                 b.append("</div>\n");
             }
             b.append("</div>\n");
+        }
+        for (var e : extra.entrySet()) {
+            b.append("<h2>").append(esc(e.getKey())).append("</h2>\n<pre>").append(esc(e.getValue())).append("</pre>\n");
         }
         return page.html(p);
     }

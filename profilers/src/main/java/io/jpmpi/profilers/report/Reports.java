@@ -35,13 +35,32 @@ public final class Reports {
      * returns the text report.
      */
     public static String writeReports(Profile p, Path dir, boolean html) throws IOException {
-        String text = TextReport.render(p);
+        java.util.Map<String, String> extra = extraSections(dir);
+        StringBuilder all = new StringBuilder(TextReport.render(p));
+        for (var e : extra.entrySet()) {
+            all.append('\n').append(e.getValue());
+        }
+        String text = all.toString();
         writeAtomically(dir.resolve(TEXT), w -> w.write(text));
         if (html) {
-            String page = HtmlReport.render(p);
+            String page = HtmlReport.render(p, extra);
             writeAtomically(dir.resolve(HTML), w -> w.write(page));
         }
         return text;
+    }
+
+    /** Reports of other jpmpi tools found beside the profile, included at the end: title → text. */
+    public static final java.util.Map<String, String> EXTRA_FILES = java.util.Map.of("mpit.txt", "MPI_T performance variables");
+
+    static java.util.Map<String, String> extraSections(Path dir) throws IOException {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        for (var e : EXTRA_FILES.entrySet()) {
+            Path f = dir.resolve(e.getKey());
+            if (Files.isRegularFile(f)) {
+                out.put(e.getValue(), Files.readString(f));
+            }
+        }
+        return out;
     }
 
     /** What writes a file's content. */
