@@ -98,6 +98,17 @@ public final class Settings {
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
                 "Where the built-in tools write their results (the launcher's --output).", null));
+        s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
+                "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"
+                        + " MPI_Finalize; no cost on other calls), calls (before and after every MPI call), calls:N"
+                        + " (every N-th call).", null));
+        s.add(new Setting("MPIT", "PVARS", Reader.TOOLS, "all",
+                "The performance variables mpit reads: names or globs, comma-separated (e.g. coll_monitoring_*).",
+                null));
+        s.add(new Setting("MPIT", "CVARS", Reader.TOOLS, "none",
+                "Control variables mpit sets before MPI_Init: name=value items separated by ';'.", null));
+        s.add(new Setting("MPIT", "LIST", Reader.TOOLS, "none",
+                "Set by jpmpi mpit list: mpit writes the MPI's variables to this file instead of reading them.", null));
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));

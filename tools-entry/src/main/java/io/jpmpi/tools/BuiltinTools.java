@@ -35,6 +35,11 @@ public final class BuiltinTools {
                     List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder),
                             new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.profileJar())),
                     "./mvnw install -DskipTests"),
+            new Tool("mpit",
+                    "MPI_T performance variables per MPI function and Pcontrol region, control variables set before"
+                            + " MPI_Init (JPMPI_MPIT_*); mpit.json and mpit.txt in the output directory",
+                    List.of(new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.mpitJar())),
+                    "./mvnw install -DskipTests"),
             new Tool("java-counter",
                     "example Java level (examples/java-counter): calls and bytes per function, one line per rank",
                     List.of(new Part(EntryList.Kind.JAVA_LEVEL,

@@ -13,7 +13,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "jpmpi", mixinStandardHelpOptions = true, versionProvider = JpmpiCommand.Version.class,
         description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.",
         subcommands = {RunCommand.class, DoctorCommand.class, FunctionsCommand.class, DemoCommand.class,
-                ConfigCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
+                ConfigCommand.class, ReportCommand.class, MpitCommand.class, CommandLine.HelpCommand.class})
 public final class JpmpiCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -81,6 +81,16 @@ public record Layout(Path home) {
         return home.resolve("profilers/target/jpmpi-profile/jpmpi-profile.jar");
     }
 
+    /** The mpit tool's Java level (profilers module; its classes are those of the profile jar). */
+    public Path mpitJar() {
+        return home.resolve("profilers/target/jpmpi-mpit/jpmpi-mpit.jar");
+    }
+
+    /** The one-rank program {@code jpmpi mpit list} runs for {@code impl}. */
+    public Path mpitProbe(MpiImpl impl) {
+        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("jpmpi-mpit-probe");
+    }
+
     /** The example C tool (examples/c-tools), built per MPI by the demo. */
     public Path cToolsDir() {
         return home.resolve("examples/c-tools");

@@ -170,6 +170,11 @@ public final class Mpit extends Around {
             bind(Constants.MPI_T_BIND_MPI_COMM, Constants.MPI_COMM_SELF, "MPI_Comm");
             regions.add("from MPI_Init");
             readAll(-1, -1); // the baseline
+            if (level().worldRank() == 0) {
+                for (String set : cvarsSet) {
+                    level().message("mpit: control variable " + set);
+                }
+            }
             if (pvarsAfterInit == 0 && level().worldRank() == 0) {
                 level().message("mpit: " + level().implementation() + " has no performance variables (MPI_T_pvar_get_num"
                         + " = 0): nothing to read; " + cvarCount + " control variables");
@@ -496,6 +501,7 @@ public final class Mpit extends Around {
                     Watch w = live.get(i);
                     if (w.var.bind() == bind && w.objectHandle == handle) {
                         w.read(tools, session, -1, region);
+                        w.objectFreed = true;
                         release(w);
                         live.remove(i);
                     }

@@ -75,7 +75,7 @@ final class Results {
             if (!w.valid()) {
                 continue;
             }
-            if (w.retired && w.quiet() && w.objectHandle != 0) {
+            if (w.objectFreed && w.quiet()) {
                 quietFreed++; // a freed object's variable that never changed: counted, not listed
                 continue;
             }

@@ -51,6 +51,8 @@ final class Watch {
     /** Per region: the sum of the deltas per element. */
     final List<double[]> byRegion = new ArrayList<>();
     boolean retired;
+    /** The application freed the object it was bound to. */
+    boolean objectFreed;
     /** MPI_T_pvar_start succeeded: stop it before freeing. */
     boolean started;
 
