@@ -15,6 +15,7 @@ jpmpi_allow_root
 lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
 recorder="$root/profilers/target/native/$impl/libjpmpi-profile.so"
 profile_jar="$root/profilers/target/jpmpi-profile/jpmpi-profile.jar"
+mpit_jar="$root/profilers/target/jpmpi-mpit/jpmpi-mpit.jar"
 runtime="$root/layering/target/jpmpi-java"
 JPMPI_QUIET_JDK=1 jpmpi_find_jdk
 if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ]; then
@@ -42,6 +43,14 @@ for ((i = 1; i <= runs; i++)); do
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
         "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
         "JPMPI_PROFILE_QUIET=1" >>"$out"
+    # jpmpi's mpit tool: by default it reads at MPI_Init, MPI_Pcontrol and MPI_Finalize only (no upcall
+    # on these calls); with JPMPI_MPIT_READ=calls it reads every MPI_T variable before and after each call.
+    for mode in regions calls; do
+        cmd=("$b/percall" "mpit-$mode" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$mpit_jar" "JAVA_HOME=$JAVA_HOME" \
+            "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
+            "JPMPI_MPIT_READ=$mode" >>"$out" 2>/dev/null
+    done
 done
 echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10); $(nproc) cpus"
 echo "figure = median over runs of the in-process median of (variant - bottom) [min .. max over runs]"

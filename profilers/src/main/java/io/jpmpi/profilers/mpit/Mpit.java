@@ -68,6 +68,9 @@ public final class Mpit extends Around {
     private int commSerial;
     /** Handles allocated and freed (a run that frees its communicators ends with as many of each). */
     long allocated;
+    /** The cost of reading every live handle once, measured at MPI_Finalize, and how many there were. */
+    double readAllNs;
+    int readHandles;
     long freed;
     private int winSerial;
     int pvarsBeforeInit = -1;
@@ -214,6 +217,7 @@ public final class Mpit extends Around {
             reading = false;
             if (active) {
                 readAll(-1, region);
+                timeReads();
                 for (Watch w : live) {
                     release(w);
                 }
@@ -280,6 +284,26 @@ public final class Mpit extends Around {
         for (int i = 0; i < live.size(); i++) {
             live.get(i).read(tools, session, function, r);
         }
+    }
+
+    /** What one read of every live handle costs: the median of 101 timed rounds of 20 reads of all. */
+    private void timeReads() {
+        readHandles = live.size();
+        if (live.isEmpty()) {
+            return;
+        }
+        long[] t = new long[101];
+        for (int k = 0; k < t.length; k++) {
+            long start = System.nanoTime();
+            for (int j = 0; j < 20; j++) {
+                for (int i = 0; i < live.size(); i++) {
+                    live.get(i).probe(tools, session);
+                }
+            }
+            t[k] = System.nanoTime() - start;
+        }
+        java.util.Arrays.sort(t);
+        readAllNs = t[t.length / 2] / 20.0;
     }
 
     // ---- objects ---------------------------------------------------------------------------------

@@ -53,6 +53,10 @@ public final class MpitText {
         if (r0.pvarsAfterInit() == 0) {
             b.append("this MPI has no performance variables: nothing to read\n");
         }
+        if (r0.readHandles() > 0) {
+            b.append(String.format(Locale.ROOT, "cost: one read of every variable (%d handles) takes %.2f us on rank 0"
+                    + " (median of 101 rounds timed at MPI_Finalize)%n", r0.readHandles(), r0.readAllNs() / 1000));
+        }
         for (String s : r0.cvarsSet()) {
             b.append("control variable set before MPI_Init: ").append(s).append('\n');
         }

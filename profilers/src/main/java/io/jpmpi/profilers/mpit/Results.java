@@ -42,7 +42,8 @@ final class Results {
     /** What one rank read. */
     record RankResult(int rank, String mode, int pvarsBeforeInit, int pvarsAfterInit, int cvars, List<String> cvarsSet,
             List<String> notes, Map<String, List<String>> uncoveredBinds, List<String> regions,
-            Map<String, Long> calls, long handlesAllocated, long handlesFreed, int quietFreed,
+            Map<String, Long> calls, long handlesAllocated, long handlesFreed, int quietFreed, int readHandles,
+            double readAllNs,
             List<WatchResult> watches) {
     }
 
@@ -98,7 +99,8 @@ final class Results {
         Map<String, List<String>> uncovered = new LinkedHashMap<>();
         m.uncovered.forEach((k, v) -> uncovered.put(k, List.copyOf(v)));
         return new RankResult(rank, m.options().describe(), m.pvarsBeforeInit, m.pvarsAfterInit, m.cvarCount,
-                m.cvarsSet, m.notes(), uncovered, m.regions, calls, m.allocated, m.freed, quietFreed, ws);
+                m.cvarsSet, m.notes(), uncovered, m.regions, calls, m.allocated, m.freed, quietFreed, m.readHandles,
+                m.readAllNs, ws);
     }
 
     static String functionName(int id) {

@@ -149,6 +149,11 @@ final class Watch {
         return a;
     }
 
+    /** Reads the variable and drops the value (to time reads). */
+    int probe(Tools tools, long session) {
+        return tools.read(session, handle, buf.address());
+    }
+
     /** It never changed. */
     boolean quiet() {
         for (long m : moves) {
