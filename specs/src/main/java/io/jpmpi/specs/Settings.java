@@ -98,6 +98,12 @@ public final class Settings {
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
                 "Where the built-in tools write their results (the launcher's --output).", null));
+        s.add(new Setting("HWC", "EVENTS", Reader.TOOLS, "instructions,cycles (+ fp_ops where the PMU has it)",
+                "The hwc tool's counters, comma-separated perf names (instructions, cycles, fp_ops, branches,"
+                        + " r<hex>, task-clock, ...); software = task-clock,context-switches,page-faults.", null));
+        s.add(new Setting("HWC", "READ", Reader.TOOLS, "auto (the faster, measured at MPI_Init)",
+                "How the hwc tool reads its counters: rdpmc (user space, perf mmap page), read (one read(2)"
+                        + " of the event group) or auto.", null));
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));
