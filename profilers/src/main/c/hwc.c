@@ -193,14 +193,14 @@ static void hwc_parse(const char *list)
     }
 }
 
-/* Drops events that cannot be opened alone (with a note unless it is the default's optional FP event). */
-static void hwc_keep_openable(int quiet_fp)
+/* Drops events that cannot be opened alone (with a note for the events the user named). */
+static void hwc_keep_openable(int quiet)
 {
     int k = 0;
     for (int i = 0; i < hwc_nev; i++) {
         int fd = hwc_open_one(hwc_type[i], hwc_config[i], -1);
         if (fd < 0) {
-            if (!(quiet_fp && strcmp(hwc_event_names[i], "fp_ops") == 0)) {
+            if (!quiet) {
                 hwc_note("jpmpi hwc: event '%s' unavailable (%s); left out\n", hwc_event_names[i], strerror(errno));
             }
             continue;
@@ -330,7 +330,6 @@ static void hwc_start(void)
         /* No usable PMU: the software set, said in one line. */
         const char *why = err ? strerror(err) : hwc_nev && t->n ? "the counters do not count" : "no hardware event opens";
         hwc_close_thread(t);
-        hwc_notice[0] = 0;
         hwc_note("jpmpi hwc: no usable hardware counters (%s); counting software events %s instead\n", why,
                  hwc_software_set);
         hwc_parse(hwc_software_set);
