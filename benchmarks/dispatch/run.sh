@@ -16,9 +16,12 @@ lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
 recorder="$root/profilers/target/native/$impl/libjpmpi-profile.so"
 profile_jar="$root/profilers/target/jpmpi-profile/jpmpi-profile.jar"
 mpit_jar="$root/profilers/target/jpmpi-mpit/jpmpi-mpit.jar"
+hwc_lib="$root/profilers/target/native/$impl/libjpmpi-hwc.so"
+# Every call of the hwc tool reads the counters twice: microseconds on a VM, so fewer calls per block.
+hwc_calls=$((calls / 100 > 1000 ? calls / 100 : 1000))
 runtime="$root/layering/target/jpmpi-java"
 JPMPI_QUIET_JDK=1 jpmpi_find_jdk
-if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ]; then
+if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ] || [ ! -f "$hwc_lib" ]; then
     jpmpi_mvn -q install -DskipTests
 fi
 make -s -C "$here" IMPL="$impl" >/dev/null
@@ -51,8 +54,14 @@ for ((i = 1; i <= runs; i++)); do
             "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
             "JPMPI_MPIT_READ=$mode" >>"$out" 2>/dev/null
     done
+    # jpmpi's hwc tool, C level alone, 2 counters, each way of reading them (auto keeps the faster).
+    for m in rdpmc read; do
+        cmd=("$b/percall" "hwc-2-$m" "$hwc_calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_EVENTS=instructions,cycles" \
+            "JPMPI_HWC_READ=$m" >>"$out" 2>/dev/null
+    done
 done
-echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10); $(nproc) cpus"
+echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10; hwc-*: $hwc_calls calls); $(nproc) cpus"
 echo "figure = median over runs of the in-process median of (variant - bottom) [min .. max over runs]"
 awk '
 function sorted_median(text, arr,    m, i, j, t) {

@@ -1,5 +1,6 @@
 package io.jpmpi.bindings;
 
+import io.jpmpi.bindings.c.AroundEmitter;
 import io.jpmpi.bindings.c.DispatcherEmitter;
 import io.jpmpi.bindings.c.ProfileEmitter;
 import io.jpmpi.bindings.java.JavaEmitter;
@@ -17,6 +18,7 @@ import java.util.Map;
  *
  * <pre>Generate c-dispatcher IMPL|all OUTDIR</pre> ("all" writes OUTDIR/IMPL for each implementation)
  * <pre>Generate c-profile IMPL|all OUTDIR</pre> (the profile tool's recorder wrappers)
+ * <pre>Generate c-around TOOL IMPL|all OUTDIR</pre> (a level doing the same around every call, e.g. hwc)
  * <pre>Generate java OUTDIR</pre> (the Java bindings, as sources under OUTDIR)
  */
 public final class Generate {
@@ -26,8 +28,10 @@ public final class Generate {
     public static void main(String[] args) throws IOException {
         boolean c = args.length == 3 && (args[0].equals("c-dispatcher") || args[0].equals("c-profile"));
         boolean java = args.length == 2 && args[0].equals("java");
-        if (!c && !java) {
+        boolean around = args.length == 4 && args[0].equals("c-around");
+        if (!c && !java && !around) {
             System.err.println("usage: Generate c-dispatcher|c-profile <implementation id>|all <output directory>\n"
+                    + "       Generate c-around <tool> <implementation id>|all <output directory>\n"
                     + "       Generate java <source output directory>");
             System.exit(2);
         }
@@ -37,12 +41,26 @@ public final class Generate {
             write(new JavaEmitter(spec, constants).emit(), Path.of(args[1]));
             return;
         }
-        List<String> impls = args[1].equals("all") ? List.copyOf(spec.implementations().keySet()) : List.of(args[1]);
-        for (String impl : impls) {
+        if (around) {
+            for (String impl : implementations(spec, args[2])) {
+                write(new AroundEmitter(spec, impl, args[1]).emit(), out(args[2], args[3], impl));
+            }
+            return;
+        }
+        for (String impl : implementations(spec, args[1])) {
             Map<String, String> files = args[0].equals("c-profile") ? new ProfileEmitter(spec, impl).emit()
                     : new DispatcherEmitter(spec, constants, impl).emit();
-            write(files, args[1].equals("all") ? Path.of(args[2], impl) : Path.of(args[2]));
+            write(files, out(args[1], args[2], impl));
         }
+    }
+
+    private static List<String> implementations(MpiSpec spec, String which) {
+        return which.equals("all") ? List.copyOf(spec.implementations().keySet()) : List.of(which);
+    }
+
+    /** "all" writes each implementation to its own subdirectory. */
+    private static Path out(String which, String dir, String impl) {
+        return which.equals("all") ? Path.of(dir, impl) : Path.of(dir);
     }
 
     private static void write(Map<String, String> files, Path out) throws IOException {

@@ -109,6 +109,12 @@ public final class Settings {
                 "Control variables mpit sets before MPI_Init: name=value items separated by ';'.", null));
         s.add(new Setting("MPIT", "LIST", Reader.TOOLS, "none",
                 "Set by jpmpi mpit list: mpit writes the MPI's variables to this file instead of reading them.", null));
+        s.add(new Setting("HWC", "EVENTS", Reader.TOOLS, "instructions,cycles (+ fp_ops where the PMU has it)",
+                "The hwc tool's counters, comma-separated perf names (instructions, cycles, fp_ops, branches,"
+                        + " r<hex>, task-clock, ...); software = task-clock,context-switches,page-faults.", null));
+        s.add(new Setting("HWC", "READ", Reader.TOOLS, "auto (the faster, measured at MPI_Init)",
+                "How the hwc tool reads its counters: rdpmc (user space, perf mmap page), read (one read(2)"
+                        + " of the event group) or auto.", null));
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));

@@ -40,6 +40,12 @@ public final class BuiltinTools {
                             + " MPI_Init (JPMPI_MPIT_*); mpit.json and mpit.txt in the output directory",
                     List.of(new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.mpitJar())),
                     "./mvnw install -DskipTests"),
+            new Tool("hwc",
+                    "hardware counters split inside vs outside MPI per rank (instructions, cycles, FP operations;"
+                            + " software events without a PMU); hwc.json and hwc.txt in the output directory",
+                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::hwcLevel),
+                            new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.hwcJar())),
+                    "./mvnw install -DskipTests"),
             new Tool("java-counter",
                     "example Java level (examples/java-counter): calls and bytes per function, one line per rank",
                     List.of(new Part(EntryList.Kind.JAVA_LEVEL,

@@ -91,6 +91,16 @@ public record Layout(Path home) {
         return home.resolve("profilers/target/native").resolve(impl.id()).resolve("jpmpi-mpit-probe");
     }
 
+    /** The hwc tool's C level for {@code impl} (profilers module). */
+    public Path hwcLevel(MpiImpl impl) {
+        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("libjpmpi-hwc.so");
+    }
+
+    /** The hwc tool's Java level (profilers module), its libraries in lib/ beside it. */
+    public Path hwcJar() {
+        return home.resolve("profilers/target/jpmpi-hwc/jpmpi-hwc.jar");
+    }
+
     /** The example C tool (examples/c-tools), built per MPI by the demo. */
     public Path cToolsDir() {
         return home.resolve("examples/c-tools");

@@ -1,12 +1,11 @@
 package io.jpmpi.profilers.profile;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.jpmpi.profilers.CLevels;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
@@ -20,7 +19,6 @@ import java.util.Optional;
 @SuppressWarnings("restricted") // the recorder is native code by design
 final class Recorder {
     static final String LIBRARY = "libjpmpi-profile.so";
-    private static final Linker LINKER = Linker.nativeLinker();
 
     private final String path;
     private final MethodHandle snapshotSize;
@@ -37,35 +35,12 @@ final class Recorder {
     }
 
     private static MethodHandle handle(SymbolLookup lib, String name, FunctionDescriptor d) {
-        MemorySegment at = lib.find(name).orElseThrow(() -> new IllegalStateException(LIBRARY + " lacks " + name));
-        return LINKER.downcallHandle(at, d);
+        return CLevels.handle(lib, Path.of(LIBRARY), name, d);
     }
 
     /** The recorder among the dispatcher's levels, if the entry list has it. */
     static Optional<Recorder> find() {
-        SymbolLookup dispatcher = SymbolLookup.libraryLookup("libmpiprofilesupport.so", Arena.global());
-        MethodHandle count = LINKER.downcallHandle(dispatcher.find("jpmpi_level_count").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT));
-        MethodHandle entry = LINKER.downcallHandle(dispatcher.find("jpmpi_level_entry").orElseThrow(),
-                FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        try {
-            int n = (int) count.invokeExact();
-            for (int i = 0; i < n; i++) {
-                MemorySegment s = (MemorySegment) entry.invokeExact(i);
-                if (s.address() == 0) {
-                    continue;
-                }
-                String p = s.reinterpret(4096).getString(0);
-                if (p.endsWith("/" + LIBRARY) || p.equals(LIBRARY)) {
-                    return Optional.of(new Recorder(p, SymbolLookup.libraryLookup(Path.of(p), Arena.global())));
-                }
-            }
-            return Optional.empty();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        return CLevels.find(LIBRARY).map(p -> new Recorder(p.toString(), CLevels.open(p)));
     }
 
     String path() {
