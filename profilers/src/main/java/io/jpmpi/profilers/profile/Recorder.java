@@ -11,15 +11,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The profile tool's C level (libjpmpi-profile.so), as the Java level sees it: found among the
  * levels of the dispatcher's table, then called through FFM for its snapshot and output directory.
+ * Public for the accounting tool, which reads the same snapshot.
  */
 @SuppressWarnings("restricted") // the recorder is native code by design
-final class Recorder {
-    static final String LIBRARY = "libjpmpi-profile.so";
+public final class Recorder {
+    public static final String LIBRARY = "libjpmpi-profile.so";
     private static final Linker LINKER = Linker.nativeLinker();
 
     private final String path;
@@ -42,7 +45,17 @@ final class Recorder {
     }
 
     /** The recorder among the dispatcher's levels, if the entry list has it. */
-    static Optional<Recorder> find() {
+    public static Optional<Recorder> find() {
+        for (String p : levelEntries()) {
+            if (p.endsWith("/" + LIBRARY) || p.equals(LIBRARY)) {
+                return Optional.of(new Recorder(p, SymbolLookup.libraryLookup(Path.of(p), Arena.global())));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The entries of the dispatcher's level table (resolved paths), top level first. */
+    public static List<String> levelEntries() {
         SymbolLookup dispatcher = SymbolLookup.libraryLookup("libmpiprofilesupport.so", Arena.global());
         MethodHandle count = LINKER.downcallHandle(dispatcher.find("jpmpi_level_count").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT));
@@ -50,17 +63,14 @@ final class Recorder {
                 FunctionDescriptor.of(ADDRESS, JAVA_INT));
         try {
             int n = (int) count.invokeExact();
+            List<String> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 MemorySegment s = (MemorySegment) entry.invokeExact(i);
-                if (s.address() == 0) {
-                    continue;
-                }
-                String p = s.reinterpret(4096).getString(0);
-                if (p.endsWith("/" + LIBRARY) || p.equals(LIBRARY)) {
-                    return Optional.of(new Recorder(p, SymbolLookup.libraryLookup(Path.of(p), Arena.global())));
+                if (s.address() != 0) {
+                    out.add(s.reinterpret(4096).getString(0));
                 }
             }
-            return Optional.empty();
+            return out;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -68,12 +78,12 @@ final class Recorder {
         }
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
     /** This rank's figures, added up over its threads. */
-    Snapshot snapshot() {
+    public Snapshot snapshot() {
         try (Arena arena = Arena.ofConfined()) {
             long size = (long) snapshotSize.invokeExact();
             MemorySegment buf = arena.allocate(size, 8);
