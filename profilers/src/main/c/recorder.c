@@ -9,6 +9,7 @@
 #include "recorder.h"
 #include "jpmpi_settings.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1224,6 +1225,33 @@ static void jp_copy_env(char *dst, size_t cap, const char *const *names)
     }
 }
 
+static int jp_ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/*
+ * Whether a profile is wanted: not when the recorder is in the entry list only for the accounting
+ * tool (jpmpi-accounting.jar listed, jpmpi-profile.jar not), which reads the snapshot at
+ * MPI_Finalize and needs no output directory and no rank dumps. Asked of the dispatcher's level
+ * table (looked up, so that the recorder still works under a dispatcher without it).
+ */
+static int jp_profile_wanted(void)
+{
+    int (*count)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_count");
+    const char *(*entry)(int) = (const char *(*)(int))dlsym(RTLD_DEFAULT, "jpmpi_level_entry");
+    int accounting = 0, profile = 0;
+    for (int i = 0, n = count && entry ? count() : 0; i < n; i++) {
+        const char *e = entry(i);
+        if (e) {
+            accounting |= jp_ends_with(e, "/jpmpi-accounting.jar");
+            profile |= jp_ends_with(e, "/jpmpi-profile.jar");
+        }
+    }
+    return profile || !accounting;
+}
+
 /* The output directory: JPMPI_OUTPUT_DIR, else jpmpi-<job> in the working directory (rank 0 names it). */
 static void jp_choose_outdir(void)
 {
@@ -1266,6 +1294,9 @@ static void jp_choose_outdir(void)
         }
     } else {
         snprintf(jp_outdir, sizeof jp_outdir, "%s", name);
+    }
+    if (!jp_profile_wanted()) {
+        return; /* no directory, and no dump path: jp_dump does nothing */
     }
     char ranks[PATH_MAX + 8];
     mkdir(jp_outdir, 0755);

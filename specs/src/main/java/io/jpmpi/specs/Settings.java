@@ -115,6 +115,9 @@ public final class Settings {
         s.add(new Setting("HWC", "READ", Reader.TOOLS, "auto (the faster, measured at MPI_Init)",
                 "How the hwc tool reads its counters: rdpmc (user space, perf mmap page), read (one read(2)"
                         + " of the event group) or auto.", null));
+        s.add(new Setting("ACCOUNTING", "FILE", Reader.TOOLS, "no record (a one-line notice)",
+                "Where the accounting tool appends one line per job at MPI_Finalize: a file (created if need be),"
+                        + " or syslog for the system log.", null));
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));
@@ -168,6 +171,7 @@ public final class Settings {
     public static final Setting JAVA_AOT = get("JAVA", "AOT");
     public static final Setting JAVA_OPTIONS = get("JAVA", "OPTIONS");
     public static final Setting OUTPUT_DIR = get("OUTPUT", "DIR");
+    public static final Setting ACCOUNTING_FILE = get("ACCOUNTING", "FILE");
 
     /** The table as Markdown, as tools-entry/README.md shows it. */
     public static String markdown() {

@@ -46,6 +46,12 @@ public final class BuiltinTools {
                     List.of(new Part(EntryList.Kind.C_TOOL, Layout::hwcLevel),
                             new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.hwcJar())),
                     "./mvnw install -DskipTests"),
+            new Tool("accounting",
+                    "one line per job (user, executable, ranks, nodes, wall time, MPI %, top functions, counters)"
+                            + " appended at MPI_Finalize to JPMPI_ACCOUNTING_FILE; jpmpi accounting summary adds them up",
+                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder),
+                            new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.accountingJar())),
+                    "./mvnw install -DskipTests"),
             new Tool("java-counter",
                     "example Java level (examples/java-counter): calls and bytes per function, one line per rank",
                     List.of(new Part(EntryList.Kind.JAVA_LEVEL,

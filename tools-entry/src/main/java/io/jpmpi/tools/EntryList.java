@@ -61,8 +61,11 @@ public record EntryList(List<Item> items) {
                 List<Path> paths = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(
                         ExitCode.BAD_ENTRY, where + ": the built-in tool is not built (" + builtin.get().howToBuild() + ")"));
                 for (int k = 0; k < paths.size(); k++) {
-                    Path part = paths.get(k);
-                    items.add(new Item(w, builtin.get().parts().get(k).kind(), part.toString()));
+                    String part = paths.get(k).toString();
+                    // Built-in tools share parts (profile and accounting: the recorder): one level each.
+                    if (items.stream().noneMatch(it -> it.resolved.equals(part))) {
+                        items.add(new Item(w, builtin.get().parts().get(k).kind(), part));
+                    }
                 }
                 continue;
             } else if (w.contains("/") || w.endsWith(".so") || w.endsWith(".jar")) {

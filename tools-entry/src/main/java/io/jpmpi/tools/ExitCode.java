@@ -18,7 +18,8 @@ public enum ExitCode {
     CANNOT_START(72, "a command jpmpi runs could not be started or failed (compiler, launcher, build)"),
     INTERNAL(73, "a bug in jpmpi (please report it with the command line)"),
     BAD_PROFILE(74, "report: no profile in the directory, or one that cannot be read (truncated, malformed), or"
-            + " its reports cannot be written");
+            + " its reports cannot be written"),
+    BAD_RECORDS(75, "accounting summary: a records file cannot be read (missing, a directory, not readable)");
 
     public final int code;
     public final String meaning;

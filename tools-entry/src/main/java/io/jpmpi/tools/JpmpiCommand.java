@@ -1,6 +1,7 @@
 package io.jpmpi.tools;
 
 import io.jpmpi.specs.Settings;
+import io.jpmpi.tools.accounting.AccountingCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "jpmpi", mixinStandardHelpOptions = true, versionProvider = JpmpiCommand.Version.class,
         description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.",
         subcommands = {RunCommand.class, DoctorCommand.class, FunctionsCommand.class, DemoCommand.class,
-                ConfigCommand.class, ReportCommand.class, MpitCommand.class, CommandLine.HelpCommand.class})
+                ConfigCommand.class, ReportCommand.class, MpitCommand.class, AccountingCommand.class,
+                CommandLine.HelpCommand.class})
 public final class JpmpiCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

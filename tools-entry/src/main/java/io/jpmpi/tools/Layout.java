@@ -101,6 +101,11 @@ public record Layout(Path home) {
         return home.resolve("profilers/target/jpmpi-hwc/jpmpi-hwc.jar");
     }
 
+    /** The accounting tool's Java level (profilers module; it uses the profile jar's lib/). */
+    public Path accountingJar() {
+        return home.resolve("profilers/target/jpmpi-accounting/jpmpi-accounting.jar");
+    }
+
     /** The example C tool (examples/c-tools), built per MPI by the demo. */
     public Path cToolsDir() {
         return home.resolve("examples/c-tools");

@@ -10,15 +10,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The profile tool's C level (libjpmpi-profile.so), as the Java level sees it: found among the
  * levels of the dispatcher's table, then called through FFM for its snapshot and output directory.
+ * Public for the accounting tool, which reads the same snapshot.
  */
 @SuppressWarnings("restricted") // the recorder is native code by design
-final class Recorder {
-    static final String LIBRARY = "libjpmpi-profile.so";
+public final class Recorder {
+    public static final String LIBRARY = "libjpmpi-profile.so";
 
     private final String path;
     private final MethodHandle snapshotSize;
@@ -39,16 +42,16 @@ final class Recorder {
     }
 
     /** The recorder among the dispatcher's levels, if the entry list has it. */
-    static Optional<Recorder> find() {
+    public static Optional<Recorder> find() {
         return CLevels.find(LIBRARY).map(p -> new Recorder(p.toString(), CLevels.open(p)));
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
     /** This rank's figures, added up over its threads. */
-    Snapshot snapshot() {
+    public Snapshot snapshot() {
         try (Arena arena = Arena.ofConfined()) {
             long size = (long) snapshotSize.invokeExact();
             MemorySegment buf = arena.allocate(size, 8);

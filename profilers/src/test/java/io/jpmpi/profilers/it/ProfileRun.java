@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.Arguments;
  * The output directory is {@value #OUT} in the run's own directory (target/test-runs/...), where
  * the launcher's stdout and stderr are kept too.
  */
-final class ProfileRun {
+public final class ProfileRun {
     /** JPMPI_OUTPUT_DIR, relative: the recorder resolves it against the ranks' working directory. */
     static final String OUT = "prof";
 
@@ -44,7 +44,7 @@ final class ProfileRun {
         return MpiRun.implementations().flatMap(i -> Stream.of(Level.values()).map(l -> Arguments.of(i, l)));
     }
 
-    static Path recorder(Impl impl) {
+    public static Path recorder(Impl impl) {
         Path p = Path.of(System.getProperty("jpmpi.profile.native.dir", "target/native")).toAbsolutePath()
                 .resolve(impl.id).resolve("libjpmpi-profile.so");
         assertTrue(Files.isRegularFile(p), () -> "missing " + p + " (mvn compile builds it)");

@@ -1,0 +1,100 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jpmpi.tools.accounting.Month;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** jpmpi accounting summary on the generated month: the table, --json read back, problems on stderr. */
+class AccountingSummaryTest {
+    @TempDir
+    Path dir;
+
+    Path month(List<Integer> bad) throws IOException {
+        Path f = dir.resolve("acct.jsonl");
+        Files.writeString(f, Month.text(bad));
+        return f;
+    }
+
+    @Test
+    void tableByUser() throws IOException {
+        List<Integer> bad = new ArrayList<>();
+        Path f = month(bad);
+        Cli r = Cli.run("accounting", "summary", f.toString());
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals("""
+                month    user   jobs  core-hours  MPI %  instr/s
+                2025-12  alice     1        4.00   20.0        -
+                2026-01  alice    31      124.00   20.0        -
+                2026-01  bob      31      248.00   50.0    2.00G
+                2026-01  carol     4       16.00   10.0        -
+                2026-01  (all)    66      388.00   38.8    2.00G
+                2026-02  alice     1        4.00   20.0        -
+                MPI %: average weighted by core-hours; instr/s: instructions per core-second (hardware counters tool), - without them
+                """, r.out());
+        List<String> err = r.err().lines().toList();
+        assertEquals(Month.CORRUPT.size() + 1, err.size(), r::describe);
+        for (int i = 0; i < bad.size(); i++) {
+            assertTrue(err.get(i).startsWith(f + ":" + bad.get(i) + ": "), r::describe);
+        }
+        assertEquals("accounting summary: 4 lines skipped (not jpmpi-accounting-1 records)", err.get(4));
+    }
+
+    @Test
+    void jsonByExecutableSince() throws IOException {
+        Path f = month(new ArrayList<>());
+        Cli r = Cli.run("accounting", "summary", "--json", "--by", "executable", "--since", "2026-01-15", f.toString());
+        assertEquals(0, r.exit(), r::describe);
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals("jpmpi-accounting-summary-1", j.get("schema").asText());
+        assertEquals("executable", j.get("by").asText());
+        assertEquals("2026-01-15T00:00:00Z", j.get("since").asText());
+        assertEquals(37, j.get("records").asInt());
+        assertEquals(31, j.get("before_since").asInt());
+        assertEquals(4, j.get("skipped_lines").asInt());
+        JsonNode jan = j.get("periods").get(0);
+        assertEquals("2026-01", jan.get("period").asText());
+        assertEquals(36, jan.get("jobs").asInt());
+        assertEquals(17 * 4 + 2 * 4 + 17 * 8, jan.get("core_h").asDouble(), 1e-9);
+        JsonNode cg = jan.get("rows").get(0);
+        assertEquals("/apps/cg", cg.get("executable").asText());
+        assertEquals(19, cg.get("jobs").asInt());
+        assertEquals(76, cg.get("core_h").asDouble(), 1e-9);
+        assertEquals((68 * 20 + 8 * 10) / 76.0, cg.get("mpi_pct").asDouble(), 1e-9);
+        assertTrue(cg.get("instructions_per_s").isNull());
+        JsonNode lammps = jan.get("rows").get(1);
+        assertEquals(Month.BOB_IPS, lammps.get("instructions_per_s").asDouble(), 1);
+        assertEquals("2026-02", j.get("periods").get(1).get("period").asText());
+    }
+
+    @Test
+    void weeks() throws IOException {
+        Cli r = Cli.run("accounting", "summary", "--period", "week", month(new ArrayList<>()).toString());
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().startsWith("week      user   jobs  core-hours  MPI %  instr/s\n"
+                + "2026-W01  alice     5       20.00   20.0        -\n"), r::describe);
+    }
+
+    @Test
+    void anUnreadableFileIsAnError() throws IOException {
+        Path f = month(new ArrayList<>());
+        Cli r = Cli.run("accounting", "summary", f.toString(), dir.resolve("missing.jsonl").toString());
+        assertEquals(ExitCode.BAD_RECORDS.code, r.exit(), r::describe);
+        assertEquals("", r.out());
+        assertTrue(r.err().contains("accounting summary: " + dir.resolve("missing.jsonl") + ": no such file"),
+                r::describe);
+        Cli d = Cli.run("accounting", "summary", dir.toString());
+        assertEquals(ExitCode.BAD_RECORDS.code, d.exit(), d::describe);
+        Cli u = Cli.run("accounting", "summary", "--by", "group", f.toString());
+        assertEquals(ExitCode.USAGE.code, u.exit(), u::describe);
+    }
+}

@@ -1,0 +1,38 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Built-in tools that share a part (the recorder of profile and accounting) load it once, first place kept. */
+class EntryListTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"openmpi", "mpich"})
+    void sharedPartsLoadOnce(String id) throws JpmpiException {
+        MpiImpl impl = MpiImpl.byId(id).orElseThrow();
+        Layout layout = Layout.current();
+        String recorder = layout.profileRecorder(impl).toString();
+        String profile = layout.profileJar().toString();
+        String accounting = layout.accountingJar().toString();
+
+        EntryList both = EntryList.resolve("profile,accounting", layout, impl, Map.of());
+        assertEquals(List.of(recorder, profile, accounting), resolved(both));
+        assertEquals(String.join(",", recorder, profile, accounting), both.render());
+
+        EntryList reversed = EntryList.resolve("v,accounting,profile", layout, impl, Map.of());
+        assertEquals(List.of("v", recorder, accounting, profile), resolved(reversed));
+        assertEquals(List.of(recorder), reversed.cTools());
+
+        EntryList alone = EntryList.resolve("accounting", layout, impl, Map.of());
+        assertEquals(List.of(recorder, accounting), resolved(alone));
+        assertEquals(List.of(EntryList.Kind.C_TOOL, EntryList.Kind.JAVA_LEVEL),
+                alone.items().stream().map(EntryList.Item::kind).toList());
+    }
+
+    private static List<String> resolved(EntryList list) {
+        return list.items().stream().map(EntryList.Item::resolved).toList();
+    }
+}
