@@ -447,39 +447,24 @@ public final class Mpit extends Around {
         return Abi.handleSize(type) == 8 ? Memory.getLong(address) : Memory.getInt(address);
     }
 
-    /** Runs a call that makes a communicator at {@code at}; if it did, allocate handles for the variables bound to it. */
+    /** Runs a call that makes a communicator at {@code at} (from {@code parent}, by {@code how}). */
     private int comm(int id, IntSupplier call, long at, String how, long parent) {
-        long t = enter(id);
-        int rc;
-        try {
-            rc = call.getAsInt();
-        } finally {
-            exit(id, t);
-        }
-        if (rc != 0) {
-            return rc;
-        }
-        long c = handleAt(at, "MPI_Comm");
-        if (c == Constants.MPI_COMM_NULL) {
-            return rc;
-        }
-        lock.lock();
-        try {
-            String from = comms.getOrDefault(parent, "?");
-            comms.put(c, "comm " + (++commSerial) + " (" + how + " of " + from + ")");
-            if (active) {
-                bind(Constants.MPI_T_BIND_MPI_COMM, c, "MPI_Comm");
-            }
-        } catch (RuntimeException e) {
-            fail("after creating a communicator", e);
-        } finally {
-            lock.unlock();
-        }
-        return rc;
+        return made(id, call, Constants.MPI_T_BIND_MPI_COMM, "MPI_Comm", Constants.MPI_COMM_NULL, at, comms,
+                () -> "comm " + (++commSerial) + " (" + how + " of " + comms.getOrDefault(parent, "?") + ")");
     }
 
-    /** Runs a call that makes a window at {@code at}; if it did, allocate handles for the variables bound to it. */
+    /** Runs a call that makes a window at {@code at} over {@code comm}. */
     private int win(int id, IntSupplier call, long at, long comm) {
+        return made(id, call, Constants.MPI_T_BIND_MPI_WIN, "MPI_Win", Constants.MPI_WIN_NULL, at, wins,
+                () -> "win " + (++winSerial) + " (on " + comms.getOrDefault(comm, "?") + ")");
+    }
+
+    /**
+     * Runs a call that makes an object of C type {@code type} at {@code at}; if it did, names it and
+     * allocates handles for the variables bound to it.
+     */
+    private int made(int id, IntSupplier call, int bind, String type, long nullHandle, long at,
+            Map<Long, String> names, java.util.function.Supplier<String> label) {
         long t = enter(id);
         int rc;
         try {
@@ -487,18 +472,18 @@ public final class Mpit extends Around {
         } finally {
             exit(id, t);
         }
-        if (rc != 0) {
+        long h = rc == 0 ? handleAt(at, type) : nullHandle;
+        if (h == nullHandle) {
             return rc;
         }
-        long w = handleAt(at, "MPI_Win");
         lock.lock();
         try {
-            wins.put(w, "win " + (++winSerial) + " (on " + comms.getOrDefault(comm, "?") + ")");
+            names.put(h, label.get());
             if (active) {
-                bind(Constants.MPI_T_BIND_MPI_WIN, w, "MPI_Win");
+                bind(bind, h, type);
             }
         } catch (RuntimeException e) {
-            fail("after creating a window", e);
+            fail("after " + MpiFunctions.name(id), e);
         } finally {
             lock.unlock();
         }
@@ -551,7 +536,6 @@ public final class Mpit extends Around {
         }
         tools.freePvar(session, w.handle);
         freed++;
-        w.retired = true;
     }
 
     // ---- variables -------------------------------------------------------------------------------

@@ -8,12 +8,12 @@ import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.MpiFunctions;
+import io.jpmpi.profilers.profile.Recorder;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -181,20 +181,10 @@ final class Results {
      * Where to write: JPMPI_OUTPUT_DIR, else the profile recorder's directory (when it is a level of
      * this job), else a new jpmpi-mpit-&lt;time&gt; directory chosen by rank 0 and broadcast.
      */
-    @SuppressWarnings("restricted") // the recorder's export, a C string
     static String outputDir(Level level, long comm, Arena arena) {
         String dir = System.getenv("JPMPI_OUTPUT_DIR");
         if (dir == null || dir.isEmpty()) {
-            try {
-                SymbolLookup recorder = SymbolLookup.libraryLookup("libjpmpi-profile.so", arena);
-                var f = java.lang.foreign.Linker.nativeLinker().downcallHandle(
-                        recorder.find("jpmpi_profile_output_dir").orElseThrow(),
-                        java.lang.foreign.FunctionDescriptor.of(ValueLayout.ADDRESS));
-                MemorySegment s = (MemorySegment) f.invokeExact();
-                dir = s.address() == 0 ? null : s.reinterpret(4096).getString(0);
-            } catch (Throwable t) {
-                dir = null; // the profile tool is not in this job
-            }
+            dir = Recorder.find().map(r -> r.outputDir().toString()).orElse(null);
         }
         if (dir != null && !dir.isEmpty()) {
             return dir;

@@ -50,7 +50,6 @@ final class Watch {
     final double[][] byFunction = new double[MpiFunctions.COUNT + 1][];
     /** Per region: the sum of the deltas per element. */
     final List<double[]> byRegion = new ArrayList<>();
-    boolean retired;
     /** The application freed the object it was bound to. */
     boolean objectFreed;
     /** MPI_T_pvar_start succeeded: stop it before freeing. */

@@ -68,7 +68,7 @@ public final class Recorder {
     }
 
     /** The output directory every rank agreed on at MPI_Init. */
-    Path outputDir() {
+    public Path outputDir() {
         try {
             MemorySegment s = (MemorySegment) outputDir.invokeExact();
             return Path.of(s.reinterpret(8192).getString(0));
