@@ -6,7 +6,9 @@
 # blocks alternating within one process. Start-up and memory: startup.c, RUNS times each of three
 # configurations in alternation - the dispatcher with no level ("none"), the no-op Java level
 # with the JVM's defaults ("java-plain", JPMPI_JAVA_AOT=""), and with the AOT cache the build made
-# ("java-aot") - reporting medians and the differences to "none".
+# ("java-aot") - reporting medians and the differences to "none", the resident set right after
+# MPI_Init and again after HOT (default 2000000) more MPI_Comm_rank calls, when the JIT has compiled
+# the level's path as it would in any real run.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -14,6 +16,7 @@ impl=${1:-openmpi}
 runs=${2:-11}
 calls=${3:-2000000}
 rounds=${4:-21}
+hot=${HOT:-2000000}   # MPI_Comm_rank calls after MPI_Init before the second resident-set reading
 source "$root/scripts/lib.sh"
 jpmpi_allow_root
 jpmpi_find_jdk
@@ -46,9 +49,9 @@ percall="$root/benchmarks/dispatch/target/$impl/percall"
 for ((i = 1; i <= runs; i++)); do
     cmd=("$percall" "java-noop-level" "$calls" "$rounds")
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "${java_env[@]}" >>"$out"
-    cmd=("$b/startup" none); launch "LD_PRELOAD=$lib" >>"$out"
-    cmd=("$b/startup" java-plain); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "JPMPI_JAVA_AOT=" "${java_env[@]}" >>"$out"
-    cmd=("$b/startup" java-aot); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "${java_env[@]}" >>"$out"
+    cmd=("$b/startup" none "$hot"); launch "LD_PRELOAD=$lib" >>"$out"
+    cmd=("$b/startup" java-plain "$hot"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "JPMPI_JAVA_AOT=" "${java_env[@]}" >>"$out"
+    cmd=("$b/startup" java-aot "$hot"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "${java_env[@]}" >>"$out"
 done
 aot=$(ls "$rt"/jpmpi-jdk*.aot 2>/dev/null | head -1)
 echo "jpmpi Java-level benchmark: $impl, $runs runs; JDK $JAVA_HOME; archive: ${aot:-none}; $(nproc) cpus"
@@ -61,8 +64,9 @@ function med(text,    arr, m, i, j, t) {
 }
 $1 == "java-noop-level" && $3 != "bottom" { k = $2 " " $3; d[k] = d[k] " " ($6 + 0); n[k] = n[k] " " ($4 + 0) }
 $1 == "startup" {
-    split($3, a, "="); split($4, r, "="); split($5, an, "="); split($6, fi, "=")
+    split($3, a, "="); split($4, r, "="); split($5, an, "="); split($6, fi, "="); split($7, hr, "=")
     ms[$2] = ms[$2] " " a[2]; kb[$2] = kb[$2] " " r[2]; anon[$2] = anon[$2] " " an[2]; file[$2] = file[$2] " " fi[2]
+    hotkb[$2] = hotkb[$2] " " hr[2]
 }
 END {
     print "per call (one no-op Java level; in-process median of variant - bottom, [min .. max] over runs):"
@@ -75,4 +79,10 @@ END {
         printf "  %-11s init %7.1f ms [%.1f .. %.1f]  (+%.1f ms)   rss %6.1f MB [%.1f .. %.1f]  (+%.1f MB:", c, x, l, h, x - base_ms, y / 1024, yl / 1024, yh / 1024, (y - base_kb) / 1024
         printf " +%.1f anonymous, +%.1f file-backed/shared)\n", (med(anon[c]) - base_anon) / 1024, (med(file[c]) - base_file) / 1024
     }
-}' "$out"
+    base_hot = med(hotkb["none"])
+    printf "resident set after %d more MPI_Comm_rank calls (the Java level compiled; median over runs, [min .. max]):\n", hotcalls
+    for (i = 1; i <= 3; i++) {
+        c = order[i]; y = med(hotkb[c]); yl = lo; yh = hi
+        printf "  %-11s rss %6.1f MB [%.1f .. %.1f]  (+%.1f MB)\n", c, y / 1024, yl / 1024, yh / 1024, (y - base_hot) / 1024
+    }
+}' hotcalls="$hot" "$out"

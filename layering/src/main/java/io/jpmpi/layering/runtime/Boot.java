@@ -14,10 +14,17 @@ public final class Boot {
     private Boot() {
     }
 
-    public static String start(long bridgeAddress, String[] jars, int[] levels) {
+    /**
+     * Starts the Java levels: {@code jars[i]} is the level at index {@code levels[i]};
+     * {@code slotNames} are the names of the bridge's slots (the core makes them through JNI, faster
+     * than reading them from native memory in the cold JVM; null: read them from the bridge);
+     * {@code registered}: the core registered the bridge's call function as a JNI native method
+     * (otherwise it is called through a downcall handle).
+     */
+    public static String start(long bridgeAddress, String[] slotNames, boolean registered, String[] jars, int[] levels) {
         int current = -1;
         try {
-            Bridge bridge = Bridge.init(bridgeAddress);
+            Bridge bridge = Bridge.init(bridgeAddress, slotNames, registered);
             // The application owns stdout: whatever Java levels print goes to stderr.
             System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
             Class.forName("io.jpmpi.layering.Interceptor", true, Boot.class.getClassLoader());

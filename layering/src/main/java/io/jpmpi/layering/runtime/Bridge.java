@@ -43,10 +43,14 @@ public final class Bridge {
     final String implementation;
     final String version;
     private final String[] slotNames;
-    /** The core's one entry point: int64_t call(int64_t op, int64_t a, int64_t b, int64_t c). */
+    /**
+     * The core's one entry point, int64_t call(int64_t op, int64_t a, int64_t b, int64_t c), as a
+     * downcall handle; null when the core registered {@link #call0} instead (JNI: no linker work in
+     * the cold JVM at the rank's start).
+     */
     private final MethodHandle call;
 
-    private Bridge(long address) {
+    private Bridge(long address, String[] names, boolean registered) {
         this.address = address;
         long v = ALL.get(JAVA_LONG, address);
         if (v != VERSION) {
@@ -54,22 +58,30 @@ public final class Bridge {
                     + " (the dispatcher and the Java runtime come from different builds)");
         }
         this.nslots = (int) pointer(SLOTS);
-        long names = pointer(SLOT_NAMES);
-        this.slotNames = new String[nslots];
-        for (int i = 0; i < nslots; i++) {
-            slotNames[i] = string(ALL.get(JAVA_LONG, names + 8L * i));
+        if (names != null && names.length == nslots) {
+            this.slotNames = names.clone();
+        } else {
+            long table = pointer(SLOT_NAMES);
+            this.slotNames = new String[nslots];
+            for (int i = 0; i < nslots; i++) {
+                slotNames[i] = string(ALL.get(JAVA_LONG, table + 8L * i));
+            }
         }
         this.implementation = string(pointer(IMPL_ID));
         this.version = string(pointer(IMPL_VERSION));
-        this.call = Linker.nativeLinker().downcallHandle(MemorySegment.ofAddress(pointer(CALL)),
+        this.call = registered ? null : Linker.nativeLinker().downcallHandle(MemorySegment.ofAddress(pointer(CALL)),
                 FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     }
 
-    static Bridge init(long address) {
+    /**
+     * Sets the bridge at {@code address}; {@code names} are its slot names if the caller has them;
+     * {@code registered}: the core registered {@link #call0} as the bridge's call function.
+     */
+    static Bridge init(long address, String[] names, boolean registered) {
         if (current != null) {
             throw new IllegalStateException("the bridge is already set");
         }
-        current = new Bridge(address);
+        current = new Bridge(address, names, registered);
         return current;
     }
 
@@ -103,7 +115,13 @@ public final class Bridge {
         return slotNames[slot];
     }
 
+    /** The bridge's call function, when the core registers it through JNI (core/java.c). */
+    private static native long call0(long op, long a, long b, long c);
+
     private long call(long op, long a, long b, long c) {
+        if (call == null) {
+            return call0(op, a, b, c);
+        }
         try {
             return (long) call.invokeExact(op, a, b, c);
         } catch (Throwable t) {

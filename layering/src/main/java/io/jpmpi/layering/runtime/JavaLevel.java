@@ -125,11 +125,20 @@ final class JavaLevel {
                     continue; // a jar on its Class-Path: its interceptors belong to its own level, if listed
                 }
                 try (var in = url.openStream()) {
-                    for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\\R")) {
-                        String name = line.replaceAll("#.*", "").trim();
+                    // Plain scanning rather than regular expressions: this runs in the cold JVM at the
+                    // rank's first MPI call, where compiling a pattern alone costs milliseconds.
+                    String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    for (int from = 0; from < text.length(); ) {
+                        int end = from;
+                        while (end < text.length() && text.charAt(end) != '\n' && text.charAt(end) != '\r') {
+                            end++;
+                        }
+                        int hash = text.indexOf('#', from);
+                        String name = text.substring(from, hash >= 0 && hash < end ? hash : end).trim();
                         if (!name.isEmpty()) {
                             names.add(name);
                         }
+                        from = end + 1;
                     }
                 }
             }

@@ -5,24 +5,20 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.generated.MpiFunctions;
-import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 
 /**
  * The training run of the AOT cache the build makes (layering/pom.xml, JDK 25+): runs the real
- * start of a Java level - Boot.start with a jar holding {@link TrainingLevel} - against a bridge
+ * start of a Java level - Boot.start with the jar naming {@link TrainingLevel} that the build made
+ * (so that nothing here loads classes a rank would not: the cache is mapped and its classes are
+ * loaded whole at every rank's start, so what it holds is start time and memory) - against a bridge
  * made here in native memory instead of the dispatcher's (the same layout; its functions are
  * upcalls into this class, its "MPI library" answers MPI_Comm_rank and MPI_Send with success),
  * then calls through the installed stubs, so the classes, linkage and method-handle forms a rank
@@ -109,19 +105,13 @@ public final class Train {
         b.set(JAVA_LONG, Bridge.NCONSTANTS, 0);
         b.set(ADDRESS, Bridge.STATUS, status);
 
-        Path jar = Files.createTempFile("jpmpi-training", ".jar");
-        try {
-            try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
-                out.putNextEntry(new JarEntry("META-INF/services/io.jpmpi.layering.Interceptor"));
-                out.write((TrainingLevel.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
-                out.closeEntry();
-            }
-            String failure = Boot.start(b.address(), new String[] {jar.toString()}, new int[] {0});
-            if (failure != null) {
-                throw new IllegalStateException("training start failed: " + failure);
-            }
-        } finally {
-            Files.deleteIfExists(jar);
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: Train <training level jar>");
+        }
+        String failure = Boot.start(b.address(), names.toArray(new String[0]), false, new String[] {args[0]},
+                new int[] {0});
+        if (failure != null) {
+            throw new IllegalStateException("training start failed: " + failure);
         }
         // The hot path: C calls the installed stubs, they call the "library" below.
         MethodHandle commRank = null;
