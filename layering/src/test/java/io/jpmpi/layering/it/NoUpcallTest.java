@@ -48,7 +48,7 @@ class NoUpcallTest {
     @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
     void nothingIsAllocatedPerCall(Impl impl) {
         String jar = Jars.of("alloc", AllocProbe.class);
-        Result r = MpiRun.on(impl).ranks(1).java().levels(jar).run("sendloop", "500000").assertSuccess();
+        Result r = MpiRun.on(impl).ranks(1).java().levels(jar).run("sendloop", "1300000").assertSuccess();
         Matcher m = Pattern.compile("alloc rank 0: calls=(\\d+) bytes=(-?\\d+)").matcher(r.stderr());
         assertTrue(m.find(), r::describe);
         long calls = Long.parseLong(m.group(1));
