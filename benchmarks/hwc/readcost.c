@@ -34,7 +34,10 @@
  * syscr): it tells whether PAPI read in user space. "instr/iter" checks that a reader counts: the
  * instructions it reports over a loop of exactly 2 instructions per iteration.
  *
- *   readcost [ROUNDS] [BLOCK-US]          (benchmarks/hwc/run.sh builds and runs it)
+ *   readcost [ROUNDS] [BLOCK-US]          (default 201 200; benchmarks/hwc/run.sh builds and runs it)
+ *
+ * Short blocks: on a busy 2-vCPU machine few of them are cut by another process's time slice, and
+ * the median drops those that are (2 ms blocks gave run-to-run spreads of 60 % at load 5.5).
  *
  * PAPI is built in when papi.h is there (Debian: libpapi-dev). Debian 12's libpfm4 (4.13) knows no
  * CPU after AMD Zen 4: when PAPI's perf_event component finds "no default PMU" on an AMD CPU of
@@ -511,8 +514,8 @@ static void first_line(const char *file, const char *key, char *out, size_t size
 
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? atoi(argv[1]) : 31;
-    double block_us = argc > 2 ? atof(argv[2]) : 2000;
+    int rounds = argc > 1 ? atoi(argv[1]) : 201;
+    double block_us = argc > 2 ? atof(argv[2]) : 200;
     if (rounds < 1 || rounds > MAX_ROUNDS || block_us <= 0) {
         fprintf(stderr, "usage: readcost [ROUNDS 1..%d] [BLOCK-US]\n", MAX_ROUNDS);
         return 2;

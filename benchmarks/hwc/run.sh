@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What one read of 2 hardware counters costs here, every way there is (see readcost.c).
-#   benchmarks/hwc/run.sh [RUNS] [ROUNDS] [BLOCK-US]        (default 3 31 2000)
+#   benchmarks/hwc/run.sh [RUNS] [ROUNDS] [BLOCK-US]        (default 5 201 200)
 # Builds readcost (with PAPI when papi.h is installed: Debian libpapi-dev), runs it RUNS times,
 # prints each run's table and then, per variant, the median over runs of the in-process median
 # ns per operation [min .. max over runs], and for hwc-call-* the same of "minus call".
@@ -8,9 +8,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-runs=${1:-3}
-rounds=${2:-31}
-block_us=${3:-2000}
+runs=${1:-5}
+rounds=${2:-201}
+block_us=${3:-200}
 source "$root/scripts/lib.sh"
 gen="$root/profilers/target/generated-sources/c/openmpi"
 if [ ! -f "$gen/jpmpi_hwc_ids.h" ]; then
