@@ -99,7 +99,6 @@ static int fd_group, fd_cycles;          /* instructions (leader) + cycles, PERF
 static int fd_single;                    /* instructions alone */
 static int fd_in;                        /* the toggled "in MPI" group's leader (instructions + cycles) */
 static struct perf_event_mmap_page *page_ins, *page_cyc, *page_single;
-static int papi_running;
 
 /* A group of instructions and cycles; the leader's fd, -1 if it does not open. */
 static int open_pair(int disabled, int *cycles)
@@ -219,6 +218,7 @@ static void v_hwc_call(void)
 static int papi_set = PAPI_NULL;
 static PAPI_component_info_t *papi_component;
 static int papi_fast;                   /* fast_counter_read as PAPI set it up */
+static int papi_running;
 static char papi_note[PAPI_HUGE_STR_LEN + 128];
 
 static void v_papi_read(void)
