@@ -63,12 +63,7 @@ for ((i = 1; i <= runs; i++)); do
 done
 echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10; hwc-*: $hwc_calls calls); $(nproc) cpus"
 echo "figure = median over runs of the in-process median of (variant - bottom) [min .. max over runs]"
-awk '
-function sorted_median(text, arr,    m, i, j, t) {
-    m = split(text, arr, " ")
-    for (i = 2; i <= m; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
-    return (m % 2) ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
-}
+awk -f "$root/benchmarks/median.awk" -f /dev/stdin "$out" <<'AWK' | sort
 { key = $1 " " $2 " " $3; deltas[key] = deltas[key] " " ($6 + 0); ns[key] = ns[key] " " ($4 + 0) }
 END {
     for (k in deltas) {
@@ -77,4 +72,5 @@ END {
         nmed = sorted_median(ns[k], b)
         printf "%-22s %-14s %-7s %8.2f ns/call  %+6.2f ns  [%+.2f .. %+.2f]\n", parts[1], parts[2], parts[3], nmed, med, a[1], a[m]
     }
-}' "$out" | sort
+}
+AWK

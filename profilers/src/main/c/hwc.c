@@ -8,7 +8,6 @@
 #include "hwc.h"
 #include "jpmpi_settings.h"
 
-#include <cpuid.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,21 +65,6 @@ static const struct hwc_known hwc_known[] = {
 
 static const char hwc_software_set[] = "task-clock,context-switches,page-faults";
 
-/* AMD family 17h and later (Zen): PMCx003 with unit mask 0x0f, the retired SSE/AVX FLOPs. */
-static int hwc_amd_zen(void)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) { /* "Auth"enticAMD */
-        return 0;
-    }
-    __get_cpuid(1, &a, &b, &c, &d);
-    unsigned family = (a >> 8) & 0xf;
-    if (family == 0xf) {
-        family += (a >> 20) & 0xff;
-    }
-    return family >= 0x17;
-}
-
 /* Name → perf type and config; 0 if unknown. */
 static int hwc_resolve(const char *name, uint32_t *type, uint64_t *config)
 {
@@ -91,7 +75,8 @@ static int hwc_resolve(const char *name, uint32_t *type, uint64_t *config)
             return 1;
         }
     }
-    if (strcmp(name, "fp_ops") == 0 && hwc_amd_zen()) {
+    /* AMD family 17h and later (Zen): PMCx003 with unit mask 0x0f, the retired SSE/AVX FLOPs. */
+    if (strcmp(name, "fp_ops") == 0 && hwc_amd_family() >= 0x17) {
         *type = PERF_TYPE_RAW;
         *config = 0x0f03;
         return 1;
@@ -106,19 +91,6 @@ static int hwc_resolve(const char *name, uint32_t *type, uint64_t *config)
         }
     }
     return 0;
-}
-
-static int hwc_open_one(uint32_t type, uint64_t config, int group)
-{
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = type;
-    a.config = config;
-    a.exclude_kernel = 1; /* the application's and the library's own work, not the kernel's */
-    a.exclude_hv = 1;
-    a.read_format = PERF_FORMAT_GROUP;
-    return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 
 static void hwc_close_thread(struct hwc_thread *t)
@@ -143,7 +115,7 @@ static int hwc_open_thread(struct hwc_thread *t)
         t->fd[i] = -1;
     }
     for (int i = 0; i < hwc_nev; i++) {
-        t->fd[i] = hwc_open_one(hwc_type[i], hwc_config[i], i ? t->fd[0] : -1);
+        t->fd[i] = hwc_perf_open(hwc_type[i], hwc_config[i], i ? t->fd[0] : -1, 0);
         if (t->fd[i] < 0) {
             int e = errno;
             hwc_close_thread(t);
@@ -198,7 +170,7 @@ static void hwc_keep_openable(int quiet)
 {
     int k = 0;
     for (int i = 0; i < hwc_nev; i++) {
-        int fd = hwc_open_one(hwc_type[i], hwc_config[i], -1);
+        int fd = hwc_perf_open(hwc_type[i], hwc_config[i], -1, 0);
         if (fd < 0) {
             if (!quiet) {
                 hwc_note("jpmpi hwc: event '%s' unavailable (%s); left out\n", hwc_event_names[i], strerror(errno));

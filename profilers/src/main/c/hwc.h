@@ -10,8 +10,11 @@
 #ifndef JPMPI_HWC_H
 #define JPMPI_HWC_H
 
+#include <cpuid.h>
 #include <mpi.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include "jpmpi_hwc_ids.h"
@@ -51,10 +54,58 @@ extern __thread struct hwc_thread *hwc_self __attribute__((tls_model("initial-ex
 extern int hwc_method;
 struct hwc_thread *hwc_thread_new(void);
 
+/*
+ * Opens one counting event of the calling thread, user space only, in `group` (-1: as a group
+ * leader), read as a group (PERF_FORMAT_GROUP); `disabled` leaves a leader off until enabled.
+ * Returns the fd, or -1 with errno.
+ */
+static inline int hwc_perf_open(uint32_t type, uint64_t config, int group, int disabled)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = type;
+    a.config = config;
+    a.exclude_kernel = 1; /* the application's and the library's own work, not the kernel's */
+    a.exclude_hv = 1;
+    a.read_format = PERF_FORMAT_GROUP;
+    a.disabled = disabled && group < 0;
+    return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The CPU family of an AMD processor (0x17: Zen 1 and 2, 0x19: Zen 3 and 4, 0x1a: Zen 5), 0 on other vendors. */
+static inline int hwc_amd_family(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) { /* "Auth"enticAMD */
+        return 0;
+    }
+    __get_cpuid(1, &a, &b, &c, &d);
+    unsigned family = (a >> 8) & 0xf;
+    return (int)(family == 0xf ? family + ((a >> 20) & 0xff) : family);
+}
+
 static inline __attribute__((always_inline)) uint64_t hwc_ticks(void)
 {
     return __builtin_ia32_rdtsc();
 }
+
+/* The PMC instruction: the raw value of hardware counter `counter`. */
+static inline __attribute__((always_inline)) uint64_t hwc_pmc(uint32_t counter)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/*
+ * What hwc_rdpmc executes for the PMC. An includer may name another function before including
+ * this file: benchmarks/hwc/readcost.c puts rdtsc there to time this hot path on a machine whose
+ * hypervisor traps rdpmc.
+ */
+#ifndef HWC_PMC
+#define HWC_PMC(counter) hwc_pmc(counter)
+#endif
 
 /* One counter through the perf mmap page: the kernel's offset plus the live PMC, under its seqlock. */
 static inline __attribute__((always_inline)) uint64_t hwc_rdpmc(const volatile struct perf_event_mmap_page *p)
@@ -67,10 +118,8 @@ static inline __attribute__((always_inline)) uint64_t hwc_rdpmc(const volatile s
         uint32_t idx = p->index;
         v = (uint64_t)p->offset;
         if (idx) {
-            uint32_t lo, hi;
-            __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx - 1));
             unsigned shift = 64u - p->pmc_width;
-            v += (uint64_t)((int64_t)(((uint64_t)hi << 32 | lo) << shift) >> shift);
+            v += (uint64_t)((int64_t)(HWC_PMC(idx - 1) << shift) >> shift);
         }
         __asm__ __volatile__("" ::: "memory");
     } while (p->lock != seq);

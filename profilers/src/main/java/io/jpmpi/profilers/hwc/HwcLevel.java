@@ -7,6 +7,7 @@ import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.profilers.CLevels;
+import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -31,6 +32,8 @@ import java.util.Optional;
  */
 @SuppressWarnings("restricted") // the profile recorder's output directory, a C string
 public final class HwcLevel extends Interceptor {
+    /** The text report, also a section of the profile tool's reports when it runs too (Reports.EXTRA_FILES). */
+    static final String TEXT = "hwc.txt";
     private static final String[] JOB_IDS = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "JOB_ID",
         "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", "PMI_KVSNAME"};
 
@@ -107,11 +110,17 @@ public final class HwcLevel extends Interceptor {
         try {
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("hwc.json"), report.json());
-            Files.writeString(dir.resolve("hwc.txt"), report.text());
-            level().message(report.summary() + " (" + dir.resolve("hwc.txt") + ")");
+            Files.writeString(dir.resolve(TEXT), report.text());
+            level().message(report.summary() + " (" + dir.resolve(TEXT) + ")");
         } catch (IOException | RuntimeException e) {
             System.err.println("jpmpi (rank 0): hwc: cannot write into " + dir + ": " + e);
             System.err.print(report.text());
+            return;
+        }
+        try {
+            Reports.includeInProfileReports(dir);
+        } catch (IOException | RuntimeException e) {
+            level().message("hwc: cannot add the hardware counters to the profile's reports: " + e.getMessage());
         }
     }
 

@@ -9,7 +9,6 @@ import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.MpiFunctions;
 import io.jpmpi.profilers.profile.Recorder;
-import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -207,13 +206,10 @@ final class Results {
         Path txt = dir.resolve(Mpit.TEXT);
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
         Files.move(tmp, txt, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        Path profile = dir.resolve("profile.json");
-        if (Files.isRegularFile(profile)) {
-            try {
-                Reports.writeReports(ProfileJson.read(profile), dir);
-            } catch (IOException | RuntimeException e) {
-                level.message("mpit: cannot add the MPI_T section to the profile's reports: " + e.getMessage());
-            }
+        try {
+            Reports.includeInProfileReports(dir);
+        } catch (IOException | RuntimeException e) {
+            level.message("mpit: cannot add the MPI_T section to the profile's reports: " + e.getMessage());
         }
         level.message("mpit: " + json + " and " + Mpit.TEXT + " written");
     }

@@ -40,7 +40,7 @@ import java.util.Optional;
  * recorder's per-rank dumps (ranks/rank-R.bin) for {@code jpmpi report} instead.
  */
 public final class ProfileLevel extends Interceptor {
-    private static final String FILE = "profile.json";
+    private static final String FILE = Reports.PROFILE;
 
     @Override
     public void beforeFinalize() {

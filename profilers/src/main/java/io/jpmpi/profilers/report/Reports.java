@@ -49,8 +49,27 @@ public final class Reports {
         return text;
     }
 
-    /** Reports of other jpmpi tools found beside the profile, included at the end: title → text. */
-    public static final java.util.Map<String, String> EXTRA_FILES = java.util.Map.of("mpit.txt", "MPI_T performance variables");
+    /** Reports of other jpmpi tools found beside the profile, included at the end: file name → section title. */
+    public static final java.util.Map<String, String> EXTRA_FILES = java.util.Map.of("mpit.txt",
+            "MPI_T performance variables", "hwc.txt", "Hardware counters inside and outside MPI");
+
+    /** The profile tool's data file, from which its reports are made. */
+    public static final String PROFILE = "profile.json";
+
+    /**
+     * For a tool that has just written one of {@link #EXTRA_FILES} into {@code dir}: when the profile
+     * tool wrote its {@value #PROFILE} there (it ran first), writes its reports again so that they
+     * include that file; when it runs later, it includes the file itself. Returns whether there was a
+     * profile.
+     */
+    public static boolean includeInProfileReports(Path dir) throws IOException {
+        Path profile = dir.resolve(PROFILE);
+        if (!Files.isRegularFile(profile)) {
+            return false;
+        }
+        writeReports(ProfileJson.read(profile), dir);
+        return true;
+    }
 
     static java.util.Map<String, String> extraSections(Path dir) throws IOException {
         java.util.Map<String, String> out = new java.util.TreeMap<>();

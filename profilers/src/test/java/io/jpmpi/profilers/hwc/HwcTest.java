@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.jpmpi.nativestubs.MpiRun;
 import io.jpmpi.nativestubs.MpiRun.Impl;
 import io.jpmpi.nativestubs.MpiRun.Result;
+import io.jpmpi.profilers.it.ProfileRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The hwc tool (C level + Java level) on hwcloop.c under mpirun, every installed MPI: ITERS rounds
@@ -43,14 +45,23 @@ class HwcTest {
         return MpiRun.implementations();
     }
 
-    static Result run(Impl impl, Map<String, String> env) {
+    /** The hwc tool's entry items: its C level, then its Java level. */
+    static List<String> hwc(Impl impl) {
         Path lib = Path.of(System.getProperty("jpmpi.profile.native.dir", "target/native")).toAbsolutePath()
                 .resolve(impl.id).resolve("libjpmpi-hwc.so");
         Path jar = Path.of(System.getProperty("jpmpi.hwc.jar", "target/jpmpi-hwc/jpmpi-hwc.jar")).toAbsolutePath();
         assertTrue(Files.isRegularFile(lib), () -> "missing " + lib + " (mvn compile builds it)");
         assertTrue(Files.isRegularFile(jar), () -> "missing " + jar + " (mvn process-classes builds it)");
+        return List.of(lib.toString(), jar.toString());
+    }
+
+    static Result run(Impl impl, Map<String, String> env) {
+        return run(impl, env, hwc(impl));
+    }
+
+    static Result run(Impl impl, Map<String, String> env, List<String> entry) {
         MpiRun run = MpiRun.on(impl).ranks(RANKS).env("JPMPI_OUTPUT_DIR", OUT)
-                .levels(MpiRun.entry(lib.toString(), jar.toString())).java();
+                .levels(MpiRun.entry(entry.toArray(String[]::new))).java();
         env.forEach(run::env);
         Result r = run.run("hwcloop", Integer.toString(ITERS), Long.toString(N)).assertSuccess();
         assertEquals(1, r.countOut("hwcloop ranks=" + RANKS + " iters=" + ITERS + " n=" + N + " ok"), r::describe);
@@ -140,5 +151,25 @@ class HwcTest {
         assertEquals(1, notices.size(), r::describe);
         assertEquals(1, r.err().stream().filter(l -> l.contains("unknown event 'no-such-event'")).count(),
                 r::describe);
+    }
+
+    /** `--tools profile,hwc` and `--tools hwc,profile`: whichever writes last, the profile's reports end with hwc.txt. */
+    @ParameterizedTest(name = "profile first: {0}")
+    @ValueSource(booleans = {true, false})
+    void theProfileReportsIncludeTheHwcSection(boolean profileFirst) throws IOException {
+        Impl impl = MpiRun.implementations().findFirst().orElseThrow();
+        List<String> profile = List.of(ProfileRun.recorder(impl).toString(), ProfileRun.jar().toString());
+        List<String> entry = profileFirst ? Stream.concat(profile.stream(), hwc(impl).stream()).toList()
+                : Stream.concat(hwc(impl).stream(), profile.stream()).toList();
+        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "software"), entry);
+        Path dir = r.runDir().resolve(OUT);
+        String hwcText = Files.readString(dir.resolve(HwcLevel.TEXT));
+        String report = Files.readString(dir.resolve("report.txt"));
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(hwcText.startsWith("jpmpi hwc: " + RANKS + " ranks, software"), hwcText);
+        assertTrue(report.startsWith("+---") && report.contains("| jpmpi profile"), () -> report);
+        assertTrue(report.endsWith("\n" + hwcText), () -> "report.txt does not end with hwc.txt:\n" + report);
+        assertTrue(html.contains("<h2>Hardware counters inside and outside MPI</h2>\n<pre>jpmpi hwc: " + RANKS
+                + " ranks, software"), () -> html);
     }
 }

@@ -51,7 +51,7 @@ public final class ProfileRun {
         return p;
     }
 
-    static Path jar() {
+    public static Path jar() {
         Path p = Path.of(System.getProperty("jpmpi.profile.jar", "target/jpmpi-profile/jpmpi-profile.jar"))
                 .toAbsolutePath();
         assertTrue(Files.isRegularFile(p), () -> "missing " + p + " (mvn process-classes builds it)");
