@@ -220,6 +220,9 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     add(&opts, NULL, "-Xrs");
     add(&opts, NULL, "-XX:+UseSerialGC");
     add(&opts, NULL, "-XX:-UsePerfData");
+    /* With -Xrs the JVM would start its attach listener at once: one more thread and a socket file
+     * in /tmp per rank. JPMPI_JAVA_OPTIONS=-XX:-DisableAttachMechanism brings it back (jcmd). */
+    add(&opts, NULL, "-XX:+DisableAttachMechanism");
     add(&opts, NULL, "-Xms8m");
     /* A young generation of 1 MB to start with (it grows with the heap): the start's garbage then
      * reuses the same pages instead of touching 2.7 MB of fresh ones (measured: -1.1 MB of RSS). */
