@@ -42,9 +42,28 @@ import java.util.Optional;
 public final class ProfileLevel extends Interceptor {
     private static final String FILE = "profile.json";
 
+    /** The recorder, found at MPI_Init (empty until then, or if that failed: MPI_Finalize looks again). */
+    private Optional<Recorder> atInit = Optional.empty();
+
+    /**
+     * Tells the recorder that the profile output is needed (the accounting tool, when listed too,
+     * says it needs none), while MPI_Init returns through this level, before it returns through
+     * the recorder above.
+     */
+    @Override
+    public void afterInit() {
+        try {
+            atInit = Recorder.find();
+            atInit.ifPresent(Recorder::needOutput);
+        } catch (RuntimeException e) {
+            level().message("profile: cannot tell " + Recorder.LIBRARY + " that the profile is wanted (" + e
+                    + "); with the accounting tool too, it writes no rank dumps");
+        }
+    }
+
     @Override
     public void beforeFinalize() {
-        Optional<Recorder> found = Recorder.find();
+        Optional<Recorder> found = atInit.isPresent() ? atInit : Recorder.find();
         if (found.isEmpty()) {
             level().message("profile: " + Recorder.LIBRARY + " is not in the entry list above this jar; nothing"
                     + " was recorded (use the launcher's --tools profile, or list the library first)");

@@ -1,6 +1,7 @@
 package io.jpmpi.profilers.profile;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.profilers.CLevels;
@@ -17,7 +18,6 @@ import java.util.Optional;
 /**
  * The profile tool's C level (libjpmpi-profile.so), as the Java level sees it: found among the
  * levels of the dispatcher's table, then called through FFM for its snapshot and output directory.
- * Public for the accounting tool, which reads the same snapshot.
  */
 @SuppressWarnings("restricted") // the recorder is native code by design
 public final class Recorder {
@@ -28,6 +28,7 @@ public final class Recorder {
     private final MethodHandle snapshot;
     private final MethodHandle outputDir;
     private final MethodHandle written;
+    private final MethodHandle output;
 
     private Recorder(String path, SymbolLookup lib) {
         this.path = path;
@@ -35,6 +36,7 @@ public final class Recorder {
         this.snapshot = handle(lib, "jpmpi_profile_snapshot", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
         this.outputDir = handle(lib, "jpmpi_profile_output_dir", FunctionDescriptor.of(ADDRESS));
         this.written = handle(lib, "jpmpi_profile_written", FunctionDescriptor.ofVoid());
+        this.output = handle(lib, "jpmpi_profile_output", FunctionDescriptor.ofVoid(JAVA_INT));
     }
 
     private static MethodHandle handle(SymbolLookup lib, String name, FunctionDescriptor d) {
@@ -72,6 +74,20 @@ public final class Recorder {
         try {
             MemorySegment s = (MemorySegment) outputDir.invokeExact();
             return Path.of(s.reinterpret(8192).getString(0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Tells the recorder that its output (the output directory, the rank dumps) is needed, whatever
+     * another level that reads it (the accounting tool) said; before MPI_Init returns to it.
+     */
+    void needOutput() {
+        try {
+            output.invokeExact(1);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
