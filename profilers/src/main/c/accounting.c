@@ -9,15 +9,16 @@
  * their handles, not by a global look-up).
  *
  * MPI_Init*: tells the recorder that its profile output is not needed (no output directory, no
- * rank dumps) and looks up what MPI_Finalize calls: the recorder's jpmpi_profile_totals and, when
- * the hwc tool is listed, its jpmpi_hwc_totals.
+ * rank dumps), looks up what MPI_Finalize calls (the recorder's jpmpi_profile_totals and, when the
+ * hwc tool is listed, its jpmpi_hwc_totals) and, once MPI is up, duplicates MPI_COMM_WORLD (errors
+ * returned) for MPI_Finalize: the ranks are together in MPI_Init anyway.
  *
- * MPI_Finalize, before passing it on, on a duplicate of MPI_COMM_WORLD that returns errors, through
- * the levels below (the recorder does not see it): rank 0 broadcasts whether there will be a record
- * and its shapes (function count, counter names); the nodes are counted (one leader per
- * shared-memory communicator); the ranks reduce their sums and the longest application time to
- * rank 0; rank 0 writes the line. Every rank runs the same collectives whatever fails locally, and
- * nothing here fails the job: a problem is one line on stderr, on rank 0 when it concerns the job.
+ * MPI_Finalize, before passing it on, on that communicator, through the levels below (the
+ * recorder does not see it): two collectives, whose rounds are what a job with busy or
+ * oversubscribed cores waits for, each waited for with sched_yield between polls. One MPI_Igather
+ * to rank 0 of each rank's host hash and application time (nodes, the longest time), one
+ * MPI_Ireduce of fixed-size sums; rank 0 writes the line. Every rank runs the same collectives whatever it has (no figures: zeros), and nothing here
+ * fails the job: a problem is one line on stderr, on rank 0 when it concerns the job.
  */
 #define _GNU_SOURCE
 #include "acctrecord.h"
@@ -29,6 +30,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +40,6 @@
 #include <unistd.h>
 
 #define ACCT_EXPORT __attribute__((visibility("default")))
-
-/* The snapshot reader refuses more functions than this too. */
-#define ACCT_MAX_FUNCS 4096
 
 static const char ACCT_RECORDER[] = "libjpmpi-profile.so";
 static const char ACCT_HWC[] = "libjpmpi-hwc.so";
@@ -248,22 +247,110 @@ static int acct_append(const char *target, const char *line, size_t len, char *w
 
 /* ---------------------------------------------------------------- MPI_Finalize */
 
-/* What rank 0 broadcasts first: whether there will be a record, and the shapes of the reductions. */
-struct acct_head {
-    int32_t go, nfunc, nevents, hardware;
-    char events[ACCT_MAX_EVENTS][ACCT_EVENT_NAME];
+/*
+ * Jobs of up to this many ranks send rank 0 their host's hash and application time in one
+ * MPI_Gather (into a static buffer); larger ones count nodes with MPI_Comm_split_type and take the
+ * longest time with an MPI_Reduce. (A test build lowers it, to run the second way.)
+ */
+#ifndef ACCT_GATHER_RANKS
+#define ACCT_GATHER_RANKS 65536
+#endif
+/* Functions the sums have room for (the recorder has 381 for Open MPI 4.1, 626 for MPICH 4.0). */
+#define ACCT_MAX_FUNCS 1024
+
+/*
+ * What every rank adds to the one MPI_Reduce, 64-bit integers, the same size on every rank whatever
+ * it has (a rank without figures adds zeros): hashes of the function and counter names (each
+ * rank's, so that rank 0 sees whether all agree), node leaders (large jobs), application and MPI
+ * nanoseconds, per function calls and nanoseconds, per counter totals and the part in MPI.
+ */
+enum {
+    S_SHAPE, S_HWC_SHAPE, S_LEADER, S_APP_NS, S_MPI_NS,
+    S_CALLS, S_NS = S_CALLS + ACCT_MAX_FUNCS, S_EV_TOTAL = S_NS + ACCT_MAX_FUNCS,
+    S_EV_MPI = S_EV_TOTAL + ACCT_MAX_EVENTS, S_COUNT = S_EV_MPI + ACCT_MAX_EVENTS
 };
 
-/* This rank's figures, then the sums; static: MPI_Finalize allocates nothing. */
+/* Static: MPI_Finalize allocates nothing. */
+static uint64_t acct_sum[S_COUNT], acct_total[S_COUNT];
+static uint64_t acct_ranks[2 * ACCT_GATHER_RANKS]; /* rank 0: per rank, host hash and application ns */
 static const char *acct_names[ACCT_MAX_FUNCS];
 static unsigned long long acct_calls[ACCT_MAX_FUNCS];
 static double acct_seconds[ACCT_MAX_FUNCS];
-/* seconds: application, MPI, then per function; counts: node leader, per function calls, counters total, in MPI */
-static double acct_sec[2 + ACCT_MAX_FUNCS], acct_sec_sum[2 + ACCT_MAX_FUNCS];
-static uint64_t acct_cnt[1 + ACCT_MAX_FUNCS + 2 * ACCT_MAX_EVENTS], acct_cnt_sum[1 + ACCT_MAX_FUNCS + 2 * ACCT_MAX_EVENTS];
-static struct acct_head acct_head;
+static char acct_event_names[ACCT_MAX_EVENTS][ACCT_EVENT_NAME];
+static unsigned long long acct_ev_total[ACCT_MAX_EVENTS], acct_ev_mpi[ACCT_MAX_EVENTS];
 static struct acct_event acct_events[ACCT_MAX_EVENTS];
 static char acct_line_buf[65536];
+
+/* This rank's figures, as rank 0 needs them for the texts of the record. */
+static struct {
+    int nfunc;                  /* -1: none */
+    int nevents, hardware;
+    long long init_unix_ns;
+    const char *problem;        /* why there are none */
+} acct_mine;
+
+static uint64_t acct_hash(uint64_t h, const char *s)
+{
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    }
+    return (h ^ 0xff) * 1099511628211u; /* the end of the text counts too */
+}
+
+static uint64_t acct_ns(double seconds)
+{
+    return seconds > 0 ? (uint64_t)(seconds * 1e9 + 0.5) : 0;
+}
+
+/* Takes this rank's figures into acct_sum. */
+static void acct_take(void)
+{
+    memset(acct_sum, 0, sizeof acct_sum);
+    memset(&acct_mine, 0, sizeof acct_mine);
+    acct_mine.nfunc = -1;
+    acct_mine.problem = acct_found.why_no_totals[0] ? acct_found.why_no_totals : NULL;
+    if (acct_found.totals) {
+        double app = 0;
+        int n = acct_found.totals(ACCT_MAX_FUNCS, acct_names, acct_calls, acct_seconds, &app, &acct_mine.init_unix_ns);
+        if (n < 0 || n > ACCT_MAX_FUNCS) {
+            acct_mine.problem = "the recorder has more functions than this level takes (another build of jpmpi)";
+        } else {
+            uint64_t shape = acct_hash(1469598103934665603u, "functions");
+            for (int f = 0; f < n; f++) {
+                shape = acct_hash(shape, acct_names[f] ? acct_names[f] : "");
+                acct_sum[S_CALLS + f] = acct_calls[f];
+                acct_sum[S_NS + f] = acct_ns(acct_seconds[f]);
+                acct_sum[S_MPI_NS] += acct_sum[S_NS + f];
+            }
+            acct_sum[S_SHAPE] = shape | 1;
+            acct_sum[S_APP_NS] = acct_ns(app);
+            acct_mine.nfunc = n;
+        }
+    }
+    if (acct_found.hwc) {
+        memset(acct_event_names, 0, sizeof acct_event_names);
+        int n = acct_found.hwc(ACCT_MAX_EVENTS, acct_event_names, acct_ev_total, acct_ev_mpi, &acct_mine.hardware);
+        if (n < 0 || n > ACCT_MAX_EVENTS) {
+            acct_say("jpmpi_hwc_totals returned %d; no counters from this rank", n);
+            n = 0;
+        }
+        uint64_t shape = acct_hash(1469598103934665603u, acct_mine.hardware ? "hardware" : "software");
+        for (int e = 0; e < n; e++) {
+            acct_event_names[e][ACCT_EVENT_NAME - 1] = 0;
+            shape = acct_hash(shape, acct_event_names[e]);
+            acct_sum[S_EV_TOTAL + e] = acct_ev_total[e];
+            acct_sum[S_EV_MPI + e] = acct_ev_mpi[e];
+        }
+        acct_sum[S_HWC_SHAPE] = shape | 1;
+        acct_mine.nevents = n;
+    }
+}
+
+static int acct_by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static double acct_ms_since(const struct timespec *t0)
 {
@@ -272,11 +359,18 @@ static double acct_ms_since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Rank 0: the record from the sums, appended. */
-static void acct_write(const char *target, int size, double wall, long long init_unix_ns,
-                       const struct timespec *t0)
+/* Rank 0: the record from the sums, appended to `target`. */
+static void acct_write(const char *target, int size, int nodes, uint64_t wall_ns, const struct timespec *t0)
 {
-    int nfunc = acct_head.nfunc, nev = acct_head.nevents;
+    if ((uint64_t)size * acct_sum[S_SHAPE] != acct_total[S_SHAPE]) {
+        acct_say("the ranks' recorders do not have the same functions (other builds of jpmpi); no record");
+        return;
+    }
+    int nev = acct_mine.nevents;
+    int counters = acct_found.hwc && (uint64_t)size * acct_sum[S_HWC_SHAPE] == acct_total[S_HWC_SHAPE];
+    if (acct_found.hwc && !counters) {
+        acct_say("the ranks do not count the same events (other settings or machines); no counters in the record");
+    }
     char host[256] = "", exe[PATH_MAX] = "", user[256], job[512];
     gethostname(host, sizeof host - 1);
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -284,30 +378,33 @@ static void acct_write(const char *target, int size, double wall, long long init
     struct acct_record r;
     memset(&r, 0, sizeof r);
     r.has_start = 1;
-    r.start = init_unix_ns / 1000000000;
+    r.start = acct_mine.init_unix_ns / 1000000000;
     r.job = acct_job(host, r.start, job, sizeof job);
     r.user = acct_user(user, sizeof user);
     r.exe = exe;
     r.host = host;
     r.mpi = acct_found.mpi;
-    r.wall_s = wall;
+    r.wall_s = (double)wall_ns / 1e9;
     r.ranks = size;
-    r.nodes = (int)acct_cnt_sum[0];
-    r.core_h = size * wall / 3600;
-    r.mpi_pct = acct_sec_sum[0] > 0 ? 100 * acct_sec_sum[1] / acct_sec_sum[0] : 0;
+    r.nodes = nodes;
+    r.core_h = size * r.wall_s / 3600;
+    r.mpi_pct = acct_total[S_APP_NS] > 0 ? 100 * (double)acct_total[S_MPI_NS] / (double)acct_total[S_APP_NS] : 0;
     if (r.mpi_pct > 100) {
         r.mpi_pct = 100;
     }
-    r.ntop = acct_pick_top(nfunc, acct_names, acct_sec_sum + 2, acct_cnt_sum + 1, r.top);
-    if (nev > 0) {
+    static double seconds[ACCT_MAX_FUNCS];
+    for (int f = 0; f < acct_mine.nfunc; f++) {
+        seconds[f] = (double)acct_total[S_NS + f] / 1e9;
+    }
+    r.ntop = acct_pick_top(acct_mine.nfunc, acct_names, seconds, acct_total + S_CALLS, r.top);
+    if (counters && nev > 0) {
         for (int e = 0; e < nev; e++) {
-            memcpy(acct_events[e].name, acct_head.events[e], ACCT_EVENT_NAME);
-            acct_events[e].name[ACCT_EVENT_NAME - 1] = 0;
-            acct_events[e].total = acct_cnt_sum[1 + nfunc + e];
-            acct_events[e].mpi = acct_cnt_sum[1 + nfunc + nev + e];
+            memcpy(acct_events[e].name, acct_event_names[e], ACCT_EVENT_NAME);
+            acct_events[e].total = acct_total[S_EV_TOTAL + e];
+            acct_events[e].mpi = acct_total[S_EV_MPI + e];
         }
         r.has_hwc = 1;
-        r.hardware = acct_head.hardware;
+        r.hardware = acct_mine.hardware;
         r.nevents = nev;
         r.events = acct_events;
     }
@@ -329,6 +426,24 @@ static void acct_write(const char *target, int size, double wall, long long init
     }
 }
 
+/*
+ * Completes a nonblocking collective of the tool (rc: what starting it returned), giving the core
+ * away between polls: where ranks outnumber cores (or other work shares them) a rank spinning in a
+ * blocking call keeps the core from the rank it waits for, and every round costs a time slice; on
+ * a core of its own, sched_yield returns at once.
+ */
+static int acct_wait(int rc, MPI_Request *request)
+{
+    int done = 0;
+    while (rc == MPI_SUCCESS && !done) {
+        rc = PMPI_Test(request, &done, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !done) {
+            sched_yield();
+        }
+    }
+    return rc;
+}
+
 /* ok, after a collective that returned rc: the first failure is said, the later ones only count. */
 static int acct_ok(int ok, int rc, const char *what)
 {
@@ -338,109 +453,92 @@ static int acct_ok(int ok, int rc, const char *what)
     return ok && rc == MPI_SUCCESS;
 }
 
+/* Made at MPI_Init, where the ranks are together anyway; MPI_COMM_NULL if that failed. */
+static MPI_Comm acct_comm = MPI_COMM_NULL;
+
+static void acct_started(void)
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &acct_rank);
+    MPI_Request request;
+    if (acct_wait(PMPI_Comm_idup(MPI_COMM_WORLD, &acct_comm, &request), &request) == MPI_SUCCESS) {
+        PMPI_Comm_set_errhandler(acct_comm, MPI_ERRORS_RETURN);
+    } else {
+        acct_comm = MPI_COMM_NULL;
+    }
+}
+
 static void acct_finalize(const struct timespec *t0)
 {
     acct_find();
-    PMPI_Comm_rank(MPI_COMM_WORLD, &acct_rank);
-    MPI_Comm comm;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
-        acct_say("cannot duplicate MPI_COMM_WORLD; no record");
+    if (acct_comm == MPI_COMM_NULL) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &acct_rank);
+        if (acct_rank == 0) {
+            acct_say("no duplicate of MPI_COMM_WORLD from MPI_Init; no record");
+        }
         return;
     }
-    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     int rank = 0, size = 1;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-
-    /* This rank's figures. */
-    int nfunc = -1;
-    double app = 0, mpi = 0;
-    long long init_unix_ns = 0;
-    const char *problem = acct_found.why_no_totals[0] ? acct_found.why_no_totals : NULL;
-    if (acct_found.totals) {
-        nfunc = acct_found.totals(ACCT_MAX_FUNCS, acct_names, acct_calls, acct_seconds, &app, &init_unix_ns);
-        if (nfunc < 0 || nfunc > ACCT_MAX_FUNCS) {
-            problem = "the recorder's totals are unusable";
-            nfunc = -1;
-        }
-    }
-    for (int f = 0; f < nfunc; f++) {
-        mpi += acct_seconds[f];
-    }
-    int nev = 0, hardware = 0;
-    char names[ACCT_MAX_EVENTS][ACCT_EVENT_NAME];
-    unsigned long long total[ACCT_MAX_EVENTS] = {0}, in_mpi[ACCT_MAX_EVENTS] = {0};
-    memset(names, 0, sizeof names);
-    if (acct_found.hwc) {
-        nev = acct_found.hwc(ACCT_MAX_EVENTS, names, total, in_mpi, &hardware);
-        if (nev < 0 || nev > ACCT_MAX_EVENTS) {
-            if (rank == 0) {
-                acct_say("jpmpi_hwc_totals returned %d; no counters in the record", nev);
+    PMPI_Comm_rank(acct_comm, &rank);
+    PMPI_Comm_size(acct_comm, &size);
+    acct_take();
+    /* Nodes and the longest application time, then the sums: the same collectives on every rank. */
+    int ok = 1, rc, nodes = 0;
+    uint64_t wall_ns = 0;
+    MPI_Request request;
+    if (size <= ACCT_GATHER_RANKS) {
+        uint64_t me[2] = {acct_hash(1469598103934665603u, ""), acct_sum[S_APP_NS]};
+        char host[256] = "";
+        gethostname(host, sizeof host - 1);
+        me[0] = acct_hash(me[0], host);
+        rc = acct_wait(PMPI_Igather(me, 2, MPI_UINT64_T, acct_ranks, 2, MPI_UINT64_T, 0, acct_comm, &request),
+                       &request);
+        ok = acct_ok(ok, rc, "MPI_Igather");
+        if (rank == 0 && ok) {
+            for (int i = 0; i < size; i++) {
+                wall_ns = acct_ranks[2 * i + 1] > wall_ns ? acct_ranks[2 * i + 1] : wall_ns;
+                acct_ranks[i] = acct_ranks[2 * i];
             }
-            nev = 0;
-        }
-    }
-
-    /* Rank 0 decides: without a target or figures there is no record. */
-    const char *target = getenv(JPMPI_SETTING_ACCOUNTING_FILE);
-    if (rank == 0) {
-        memset(&acct_head, 0, sizeof acct_head);
-        acct_head.go = target && *target && nfunc >= 0;
-        acct_head.nfunc = nfunc;
-        acct_head.nevents = nev;
-        acct_head.hardware = hardware;
-        memcpy(acct_head.events, names, sizeof names);
-        if (problem) {
-            acct_say("%s; no record", problem);
-        } else if (!target || !*target) {
-            acct_say("%s is not set; no record", JPMPI_SETTING_ACCOUNTING_FILE);
-        }
-        if (acct_found.hwc_notice[0]) {
-            acct_say("%s", acct_found.hwc_notice);
-        }
-    }
-    int ok = acct_ok(1, PMPI_Bcast(&acct_head, (int)sizeof acct_head, MPI_BYTE, 0, comm), "MPI_Bcast");
-    if (ok && acct_head.go && acct_head.nfunc >= 0 && acct_head.nfunc <= ACCT_MAX_FUNCS
-        && acct_head.nevents >= 0 && acct_head.nevents <= ACCT_MAX_EVENTS) {
-        int nf = acct_head.nfunc, ne = acct_head.nevents;
-        /* A rank of another shape (another build) contributes nothing. */
-        int mine = nfunc == nf;
-        int counters = nev == ne && memcmp(names, acct_head.events, sizeof names) == 0;
-        memset(acct_sec, 0, sizeof acct_sec);
-        memset(acct_cnt, 0, sizeof acct_cnt);
-        if (mine) {
-            acct_sec[0] = app;
-            acct_sec[1] = mpi;
-            for (int f = 0; f < nf; f++) {
-                acct_sec[2 + f] = acct_seconds[f];
-                acct_cnt[1 + f] = acct_calls[f];
+            qsort(acct_ranks, (size_t)size, sizeof acct_ranks[0], acct_by_value);
+            for (int i = 0; i < size; i++) {
+                nodes += i == 0 || acct_ranks[i] != acct_ranks[i - 1];
             }
         }
-        for (int e = 0; counters && e < ne; e++) {
-            acct_cnt[1 + nf + e] = total[e];
-            acct_cnt[1 + nf + ne + e] = in_mpi[e];
-        }
+    } else {
         MPI_Comm node;
         int node_rank = 0;
-        int rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        rc = PMPI_Comm_split_type(acct_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
         ok = acct_ok(ok, rc, "MPI_Comm_split_type");
         if (rc == MPI_SUCCESS) {
             PMPI_Comm_rank(node, &node_rank);
             PMPI_Comm_free(&node);
         }
-        acct_cnt[0] = node_rank == 0;
-        double wall = 0;
-        rc = PMPI_Reduce(acct_sec, acct_sec_sum, 2 + nf, MPI_DOUBLE, MPI_SUM, 0, comm);
-        ok = acct_ok(ok, rc, "MPI_Reduce");
-        rc = PMPI_Reduce(&acct_sec[0], &wall, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-        ok = acct_ok(ok, rc, "MPI_Reduce");
-        rc = PMPI_Reduce(acct_cnt, acct_cnt_sum, 1 + nf + 2 * ne, MPI_UINT64_T, MPI_SUM, 0, comm);
-        ok = acct_ok(ok, rc, "MPI_Reduce");
-        if (rank == 0 && ok) {
-            acct_write(target, size, wall, init_unix_ns, t0);
-        }
+        acct_sum[S_LEADER] = node_rank == 0;
+        rc = acct_wait(PMPI_Ireduce(&acct_sum[S_APP_NS], &wall_ns, 1, MPI_UINT64_T, MPI_MAX, 0, acct_comm,
+                                    &request), &request);
+        ok = acct_ok(ok, rc, "MPI_Ireduce");
     }
-    PMPI_Comm_free(&comm);
+    rc = acct_wait(PMPI_Ireduce(acct_sum, acct_total, S_COUNT, MPI_UINT64_T, MPI_SUM, 0, acct_comm, &request),
+                   &request);
+    ok = acct_ok(ok, rc, "MPI_Ireduce");
+    PMPI_Comm_free(&acct_comm);
+    if (rank != 0) {
+        return;
+    }
+    if (size > ACCT_GATHER_RANKS) {
+        nodes = (int)acct_total[S_LEADER];
+    }
+    /* Rank 0 decides: without a target or figures there is no record. */
+    const char *target = getenv(JPMPI_SETTING_ACCOUNTING_FILE);
+    if (acct_found.hwc_notice[0]) {
+        acct_say("%s", acct_found.hwc_notice);
+    }
+    if (acct_mine.problem) {
+        acct_say("%s; no record", acct_mine.problem);
+    } else if (!target || !*target) {
+        acct_say("%s is not set; no record", JPMPI_SETTING_ACCOUNTING_FILE);
+    } else if (ok) {
+        acct_write(target, size, nodes, wall_ns, t0);
+    }
 }
 
 /* ---------------------------------------------------------------- the level's MPI functions */
@@ -448,13 +546,21 @@ static void acct_finalize(const struct timespec *t0)
 ACCT_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     acct_find();
-    return PMPI_Init(argc, argv);
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) {
+        acct_started();
+    }
+    return rc;
 }
 
 ACCT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     acct_find();
-    return PMPI_Init_thread(argc, argv, required, provided);
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        acct_started();
+    }
+    return rc;
 }
 
 ACCT_EXPORT int MPI_Finalize(void)

@@ -42,32 +42,29 @@ import java.util.Optional;
 public final class ProfileLevel extends Interceptor {
     private static final String FILE = "profile.json";
 
-    /** The recorder, found at MPI_Init (empty until then, or if that failed: MPI_Finalize looks again). */
-    private Optional<Recorder> atInit = Optional.empty();
+    /** Whether the recorder was told that the profile output is needed (see the constructor). */
+    private final boolean told;
 
     /**
      * Tells the recorder that the profile output is needed (the accounting tool, when listed too,
-     * says it needs none), while MPI_Init returns through this level, before it returns through
-     * the recorder above.
+     * says it needs none). The dispatcher makes the levels while it starts the JVM in the first MPI
+     * call, before MPI_Init runs through the recorder: in time, and without an upcall for MPI_Init.
      */
-    @Override
-    public void afterInit() {
-        try {
-            atInit = Recorder.find();
-            atInit.ifPresent(Recorder::needOutput);
-        } catch (RuntimeException e) {
-            level().message("profile: cannot tell " + Recorder.LIBRARY + " that the profile is wanted (" + e
-                    + "); with the accounting tool too, it writes no rank dumps");
-        }
+    public ProfileLevel() {
+        told = Recorder.needOutput();
     }
 
     @Override
     public void beforeFinalize() {
-        Optional<Recorder> found = atInit.isPresent() ? atInit : Recorder.find();
+        Optional<Recorder> found = Recorder.find();
         if (found.isEmpty()) {
             level().message("profile: " + Recorder.LIBRARY + " is not in the entry list above this jar; nothing"
                     + " was recorded (use the launcher's --tools profile, or list the library first)");
             return;
+        }
+        if (!told) {
+            level().message("profile: " + found.get().path() + " could not be told at the start that the profile"
+                    + " is needed; with the accounting tool too, it wrote no rank dumps");
         }
         Recorder recorder = found.get();
         long started = System.nanoTime();

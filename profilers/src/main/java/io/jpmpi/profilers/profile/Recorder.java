@@ -5,11 +5,14 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.profilers.CLevels;
+import java.io.BufferedReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +31,6 @@ public final class Recorder {
     private final MethodHandle snapshot;
     private final MethodHandle outputDir;
     private final MethodHandle written;
-    private final MethodHandle output;
 
     private Recorder(String path, SymbolLookup lib) {
         this.path = path;
@@ -36,7 +38,6 @@ public final class Recorder {
         this.snapshot = handle(lib, "jpmpi_profile_snapshot", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
         this.outputDir = handle(lib, "jpmpi_profile_output_dir", FunctionDescriptor.of(ADDRESS));
         this.written = handle(lib, "jpmpi_profile_written", FunctionDescriptor.ofVoid());
-        this.output = handle(lib, "jpmpi_profile_output", FunctionDescriptor.ofVoid(JAVA_INT));
     }
 
     private static MethodHandle handle(SymbolLookup lib, String name, FunctionDescriptor d) {
@@ -82,16 +83,34 @@ public final class Recorder {
     }
 
     /**
-     * Tells the recorder that its output (the output directory, the rank dumps) is needed, whatever
-     * another level that reads it (the accounting tool) said; before MPI_Init returns to it.
+     * Tells the loaded recorder that its output (the output directory, the rank dumps) is needed,
+     * whatever another level that reads it (the accounting tool) said: jpmpi_profile_output(1).
+     * Called while the dispatcher starts the JVM, when its level table cannot be asked yet, so the
+     * recorder is found among the process's mappings (never loaded here). False if it is not
+     * loaded, lacks the export, or the call fails.
      */
-    void needOutput() {
-        try {
-            output.invokeExact(1);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+    static boolean needOutput() {
+        // Plain loops, no lambdas: this runs in the JVM's first moments, where each costs its start.
+        try (BufferedReader maps = Files.newBufferedReader(Path.of("/proc/self/maps"))) {
+            String path = null;
+            for (String line; path == null && (line = maps.readLine()) != null; ) {
+                int slash = line.indexOf('/');
+                if (slash > 0 && line.endsWith("/" + LIBRARY)) {
+                    path = line.substring(slash);
+                }
+            }
+            if (path == null) {
+                return false;
+            }
+            Optional<MemorySegment> at = SymbolLookup.libraryLookup(Path.of(path), Arena.global())
+                    .find("jpmpi_profile_output");
+            if (at.isEmpty()) {
+                return false;
+            }
+            Linker.nativeLinker().downcallHandle(at.get(), FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(1);
+            return true;
+        } catch (Throwable e) {
+            return false; // the level says so at MPI_Finalize
         }
     }
 
