@@ -3,13 +3,13 @@
  * sizes, world-rank translation, request tracking, the byte/matrix semantics of every family of
  * MPI calls, the lifecycle wrappers (MPI_Init*, MPI_Finalize, MPI_Abort, MPI_Pcontrol), and the
  * snapshot the Java level reads at MPI_Finalize (or that is written to ranks/rank-R.bin when a
- * rank ends any other way). The per-function wrappers are generated (jpmpi_profile.c).
+ * rank ends any other way), and the totals the accounting level reads. The per-function wrappers
+ * are generated (jpmpi_profile.c).
  */
 #define _GNU_SOURCE
 #include "recorder.h"
 #include "jpmpi_settings.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1045,6 +1045,13 @@ static size_t jp_snapshot_size(void)
 extern const char *const jp_names[JP_NFUNC];
 extern const char jp_impl[];
 
+/* From the end of MPI_Init to the start of MPI_Finalize, or to now. */
+static uint64_t jp_app_ticks(void)
+{
+    uint64_t end = jp_end_ticks ? jp_end_ticks : jp_ticks();
+    return jp_init_ticks && end > jp_init_ticks ? end - jp_init_ticks : 0;
+}
+
 static void jp_header(struct jp_header *h, int state, int detail)
 {
     memset(h, 0, sizeof *h);
@@ -1061,8 +1068,7 @@ static void jp_header(struct jp_header *h, int state, int detail)
     h->ticks_per_second = jp_tick_rate();
     h->per_call_ns = jp_per_call_ns;
     h->init_unix_ns = jp_init_unix_ns;
-    uint64_t end = jp_end_ticks ? jp_end_ticks : jp_ticks();
-    h->app_ticks = jp_init_ticks && end > jp_init_ticks ? end - jp_init_ticks : 0;
+    h->app_ticks = jp_app_ticks();
     h->matrix_ranks = jp_world_size > 0 ? (uint64_t)jp_world_size : 0;
     memcpy(h->host, jp_host, sizeof h->host);
     strncpy(h->impl, jp_impl, sizeof h->impl - 1);
@@ -1161,7 +1167,7 @@ static void jp_dump(int state, int detail)
     }
 }
 
-/* ---------------------------------------------------------------- what the Java level calls */
+/* ---------------------------------------------------------------- what the other levels call */
 
 JP_EXPORT size_t jpmpi_profile_snapshot_size(void)
 {
@@ -1179,6 +1185,31 @@ JP_EXPORT size_t jpmpi_profile_snapshot(void *buf, size_t cap)
 JP_EXPORT const char *jpmpi_profile_output_dir(void)
 {
     return jp_outdir;
+}
+
+/*
+ * What the accounting level takes instead of the snapshot: the number of functions and, for the
+ * first `max`, their names, calls and seconds summed over the threads; the application's seconds
+ * (from the end of MPI_Init to the start of MPI_Finalize, or to now) and the wall clock when
+ * MPI_Init returned (Unix ns, 0 before).
+ */
+JP_EXPORT int jpmpi_profile_totals(int max, const char **names, unsigned long long *calls, double *seconds,
+                                   double *app_seconds, long long *init_unix_ns)
+{
+    double rate = jp_tick_rate();
+    for (int f = 0; f < JP_NFUNC && f < max; f++) {
+        uint64_t c = 0, t = 0;
+        for (struct jp_thread *th = jp_threads; th; th = th->next) {
+            c += th->f[f].calls;
+            t += th->f[f].ticks;
+        }
+        names[f] = jp_names[f];
+        calls[f] = c;
+        seconds[f] = rate > 0 ? (double)t / rate : 0;
+    }
+    *app_seconds = rate > 0 ? (double)jp_app_ticks() / rate : 0;
+    *init_unix_ns = jp_init_unix_ns;
+    return JP_NFUNC;
 }
 
 /* The profile was written: nothing to dump at exit. */
@@ -1225,33 +1256,6 @@ static void jp_copy_env(char *dst, size_t cap, const char *const *names)
     }
 }
 
-static int jp_ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && strcmp(s + n - t, tail) == 0;
-}
-
-/*
- * Whether a profile is wanted: not when the recorder is in the entry list only for the accounting
- * tool (jpmpi-accounting.jar listed, jpmpi-profile.jar not), which reads the snapshot at
- * MPI_Finalize and needs no output directory and no rank dumps. Asked of the dispatcher's level
- * table (looked up, so that the recorder still works under a dispatcher without it).
- */
-static int jp_profile_wanted(void)
-{
-    int (*count)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_count");
-    const char *(*entry)(int) = (const char *(*)(int))dlsym(RTLD_DEFAULT, "jpmpi_level_entry");
-    int accounting = 0, profile = 0;
-    for (int i = 0, n = count && entry ? count() : 0; i < n; i++) {
-        const char *e = entry(i);
-        if (e) {
-            accounting |= jp_ends_with(e, "/jpmpi-accounting.jar");
-            profile |= jp_ends_with(e, "/jpmpi-profile.jar");
-        }
-    }
-    return profile || !accounting;
-}
-
 /* The output directory: JPMPI_OUTPUT_DIR, else jpmpi-<job> in the working directory (rank 0 names it). */
 static void jp_choose_outdir(void)
 {
@@ -1295,14 +1299,6 @@ static void jp_choose_outdir(void)
     } else {
         snprintf(jp_outdir, sizeof jp_outdir, "%s", name);
     }
-    if (!jp_profile_wanted()) {
-        return; /* no directory, and no dump path: jp_dump does nothing */
-    }
-    char ranks[PATH_MAX + 8];
-    mkdir(jp_outdir, 0755);
-    snprintf(ranks, sizeof ranks, "%s/ranks", jp_outdir);
-    mkdir(ranks, 0755);
-    snprintf(jp_dump_path, sizeof jp_dump_path, "%s/rank-%d.bin", ranks, jp_world_rank);
 }
 
 /* What one recorded call costs the recorder itself: a loop of the same steps. */
@@ -1331,6 +1327,39 @@ static void jp_measure_cost(void)
     jp_per_call_ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / N;
 }
 
+/*
+ * The profile output: the output directory, the rank dumps (at MPI_Finalize when no level wrote
+ * the profile, at an early end), the measured cost of a recorded call. The levels that read the
+ * recorder say whether they need it (jpmpi_profile_output): the accounting tool does not, the
+ * profile tool's Java level does. It is on if one of them needs it or none said anything (the
+ * recorder alone: its rank dumps are the profile).
+ */
+static int jp_output_no, jp_output_yes, jp_output_on;
+
+static void jp_start_output(void)
+{
+    char ranks[PATH_MAX + 8];
+    jp_output_on = 1;
+    mkdir(jp_outdir, 0755);
+    snprintf(ranks, sizeof ranks, "%s/ranks", jp_outdir);
+    mkdir(ranks, 0755);
+    snprintf(jp_dump_path, sizeof jp_dump_path, "%s/rank-%d.bin", ranks, jp_world_rank);
+    jp_measure_cost();
+}
+
+/* Said by a level before MPI_Init returns to the recorder; a late 1 starts the output then. */
+JP_EXPORT void jpmpi_profile_output(int needed)
+{
+    if (!needed) {
+        jp_output_no = 1;
+        return;
+    }
+    jp_output_yes = 1;
+    if (jp_initialized && !jp_output_on) {
+        jp_start_output();
+    }
+}
+
 static void jp_started(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &jp_world_rank);
@@ -1342,7 +1371,9 @@ static void jp_started(void)
     ssize_t n = readlink("/proc/self/exe", jp_exe, sizeof jp_exe - 1);
     jp_exe[n > 0 ? n : 0] = 0;
     jp_choose_outdir();
-    jp_measure_cost();
+    if (jp_output_yes || !jp_output_no) {
+        jp_start_output();
+    }
     for (int i = 0; i < 3; i++) {
         struct sigaction now;
         if (sigaction(jp_signals[i], NULL, &now) == 0 && now.sa_handler == SIG_DFL) {

@@ -101,9 +101,9 @@ public record Layout(Path home) {
         return home.resolve("profilers/target/jpmpi-hwc/jpmpi-hwc.jar");
     }
 
-    /** The accounting tool's Java level (profilers module; it uses the profile jar's lib/). */
-    public Path accountingJar() {
-        return home.resolve("profilers/target/jpmpi-accounting/jpmpi-accounting.jar");
+    /** The accounting tool's C level for {@code impl} (profilers module), below the profile recorder. */
+    public Path accountingLevel(MpiImpl impl) {
+        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("libjpmpi-accounting.so");
     }
 
     /** The example C tool (examples/c-tools), built per MPI by the demo. */

@@ -176,6 +176,21 @@ class CommandLineTest {
         assertTrue(line.endsWith("-n 2 " + MPICH_PINGPONG), line);
     }
 
+    /** --tools accounting: the recorder and the accounting level, both C: nothing of Java reaches the ranks. */
+    @Test
+    void accountingAloneNeedsNoJava() {
+        Layout layout = Layout.current();
+        MpiImpl impl = MpiImpl.byId(Impl.OPENMPI.id).orElseThrow();
+        Cli r = Cli.run("run", "--dry-run", "--tools", "accounting", "--", "mpirun", "-np", "2", OMPI_PINGPONG);
+        assertEquals(0, r.exit(), r::describe);
+        String line = r.out().trim();
+        assertTrue(line.contains(" -x JPMPI_TOOLS_ENTRY=" + layout.profileRecorder(impl) + ","
+                + layout.accountingLevel(impl) + " "), line);
+        assertTrue(line.contains(" -x LD_PRELOAD=" + dispatcher(Impl.OPENMPI) + " "), line);
+        assertFalse(line.contains("libjsig") || line.contains("JAVA_HOME") || line.contains("JPMPI_JAVA_")
+                || line.contains("JPMPI_OUTPUT_DIR"), line);
+    }
+
     @Test
     void srunGetsExportAllAndListsWithCommasInItsOwnEnvironment(@TempDir Path dir) throws Exception {
         // No Slurm here: a stand-in named srun is enough, the MPI comes from the program.

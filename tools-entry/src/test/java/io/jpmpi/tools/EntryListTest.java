@@ -1,13 +1,18 @@
 package io.jpmpi.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Built-in tools that share a part (the recorder of profile and accounting) load it once, first place kept. */
+/**
+ * Built-in tools that share a part (the recorder of profile and accounting) load it once, first
+ * place kept; the accounting tool alone is two C levels (no Java level: the ranks start no JVM).
+ */
 class EntryListTest {
     @ParameterizedTest
     @ValueSource(strings = {"openmpi", "mpich"})
@@ -16,7 +21,7 @@ class EntryListTest {
         Layout layout = Layout.current();
         String recorder = layout.profileRecorder(impl).toString();
         String profile = layout.profileJar().toString();
-        String accounting = layout.accountingJar().toString();
+        String accounting = layout.accountingLevel(impl).toString();
 
         EntryList both = EntryList.resolve("profile,accounting", layout, impl, Map.of());
         assertEquals(List.of(recorder, profile, accounting), resolved(both));
@@ -24,12 +29,14 @@ class EntryListTest {
 
         EntryList reversed = EntryList.resolve("v,accounting,profile", layout, impl, Map.of());
         assertEquals(List.of("v", recorder, accounting, profile), resolved(reversed));
-        assertEquals(List.of(recorder), reversed.cTools());
+        assertEquals(List.of(recorder, accounting), reversed.cTools());
+        assertTrue(reversed.hasJava());
 
         EntryList alone = EntryList.resolve("accounting", layout, impl, Map.of());
         assertEquals(List.of(recorder, accounting), resolved(alone));
-        assertEquals(List.of(EntryList.Kind.C_TOOL, EntryList.Kind.JAVA_LEVEL),
+        assertEquals(List.of(EntryList.Kind.C_TOOL, EntryList.Kind.C_TOOL),
                 alone.items().stream().map(EntryList.Item::kind).toList());
+        assertFalse(alone.hasJava());
     }
 
     private static List<String> resolved(EntryList list) {

@@ -143,6 +143,46 @@ class LauncherIT {
         }
     }
 
+    /**
+     * --tools accounting, as a site would have it on for every job: the record, no JVM in any rank
+     * (the test program looks for libjvm.so in its own /proc/self/maps), no output directory; with
+     * --tools hwc,accounting the record has the counters (and the hwc tool's Java level a JVM).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    void accountingAloneStartsNoJvm(Impl impl) throws Exception {
+        Path acct = Jpmpi.HOME.resolve("profilers/target/test-native").resolve(impl.id).resolve("acct");
+        assertTrue(Files.isExecutable(acct), () -> "missing " + acct + " (the profilers module builds it)");
+        Path records = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "accounting-").resolve("a.jsonl");
+        for (String tools : List.of("accounting", "hwc,accounting")) {
+            List<String> args = new ArrayList<>(List.of("run", "--tools", tools, "--"));
+            args.addAll(launcher(impl, 2));
+            args.addAll(List.of(acct.toString(), "30"));
+            Jpmpi.Result r = Jpmpi.run(Map.of("JPMPI_ACCOUNTING_FILE", records.toString(), "JPMPI_HWC_EVENTS", "software"),
+                    args);
+            assertEquals(0, r.exit(), r::describe);
+            boolean jvm = tools.startsWith("hwc");
+            for (int rank = 0; rank < 2; rank++) {
+                String said = "acct rank=" + rank + " jvm=" + (jvm ? 1 : 0) + " ";
+                assertEquals(1, r.out().lines().filter(l -> l.startsWith(said)).count(), r::describe);
+            }
+            if (!jvm) {
+                try (var left = Files.list(r.dir())) {
+                    List<Path> dirs = left.filter(Files::isDirectory).toList();
+                    assertEquals(List.of(), dirs, r::describe);
+                }
+            }
+        }
+        List<String> lines = Files.readAllLines(records);
+        assertEquals(2, lines.size(), () -> String.join("\n", lines));
+        for (int i = 0; i < 2; i++) {
+            io.jpmpi.profilers.accounting.AccountingRecord rec = io.jpmpi.profilers.accounting.AccountingRecord.parse(lines.get(i));
+            assertEquals(2, rec.ranks(), lines.get(i));
+            assertEquals(acct.toString(), rec.exe(), lines.get(i));
+            assertEquals(i == 1, rec.hwc() != null, lines.get(i));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
     void theDemoPrintsItsReport(Impl impl) {

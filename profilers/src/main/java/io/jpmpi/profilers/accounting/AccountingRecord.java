@@ -20,9 +20,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One job's accounting record, schema {@value #SCHEMA}: one line of JSON, written by
- * {@link AccountingLevel} and read back by {@code jpmpi accounting summary}. Every field is
- * described in profilers/ACCOUNTING.md.
+ * One job's accounting record, schema {@value #SCHEMA}: one line of JSON, written by the
+ * accounting tool's C level (src/main/c/acctrecord.c writes exactly what {@link #toJson} writes)
+ * and read back by {@code jpmpi accounting summary}. Every field is described in
+ * profilers/ACCOUNTING.md.
  *
  * @param job     the batch system's job id, else the MPI launcher's, else host-pid-time of rank 0
  * @param user    who ran the job
@@ -44,6 +45,11 @@ public record AccountingRecord(String job, String user, String exe, String host,
                                Instant end, double wallS, int ranks, int nodes, double coreH, double mpiPct,
                                List<Top> top, Hwc hwc, double acctMs) {
     public static final String SCHEMA = "jpmpi-accounting-1";
+    /**
+     * The most bytes of a record, line end included: what a pipe or a FIFO takes whole (PIPE_BUF).
+     * The writer leaves the counters out of a record that would be longer with them.
+     */
+    public static final int MAX_RECORD = 4096;
     private static final JsonFactory JSON = JsonFactory.builder().build();
 
     public AccountingRecord {
@@ -145,7 +151,7 @@ public record AccountingRecord(String job, String user, String exe, String host,
     }
 
     /** Rounded to {@code scale} decimals, without trailing zeros or an exponent. */
-    private static String decimal(double v, int scale) {
+    static String decimal(double v, int scale) {
         if (!Double.isFinite(v)) {
             return "0";
         }

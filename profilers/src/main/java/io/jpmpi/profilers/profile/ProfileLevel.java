@@ -42,6 +42,18 @@ import java.util.Optional;
 public final class ProfileLevel extends Interceptor {
     private static final String FILE = Reports.PROFILE;
 
+    /** Whether the recorder was told that the profile output is needed (see the constructor). */
+    private final boolean told;
+
+    /**
+     * Tells the recorder that the profile output is needed (the accounting tool, when listed too,
+     * says it needs none). The dispatcher makes the levels while it starts the JVM in the first MPI
+     * call, before MPI_Init runs through the recorder: in time, and without an upcall for MPI_Init.
+     */
+    public ProfileLevel() {
+        told = Recorder.needOutput();
+    }
+
     @Override
     public void beforeFinalize() {
         Optional<Recorder> found = Recorder.find();
@@ -49,6 +61,10 @@ public final class ProfileLevel extends Interceptor {
             level().message("profile: " + Recorder.LIBRARY + " is not in the entry list above this jar; nothing"
                     + " was recorded (use the launcher's --tools profile, or list the library first)");
             return;
+        }
+        if (!told) {
+            level().message("profile: " + found.get().path() + " could not be told at the start that the profile"
+                    + " is needed; with the accounting tool too, it wrote no rank dumps");
         }
         Recorder recorder = found.get();
         long started = System.nanoTime();

@@ -1,14 +1,18 @@
 package io.jpmpi.profilers.profile;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.profilers.CLevels;
+import java.io.BufferedReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +21,6 @@ import java.util.Optional;
 /**
  * The profile tool's C level (libjpmpi-profile.so), as the Java level sees it: found among the
  * levels of the dispatcher's table, then called through FFM for its snapshot and output directory.
- * Public for the accounting tool, which reads the same snapshot.
  */
 @SuppressWarnings("restricted") // the recorder is native code by design
 public final class Recorder {
@@ -76,6 +79,38 @@ public final class Recorder {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Tells the loaded recorder that its output (the output directory, the rank dumps) is needed,
+     * whatever another level that reads it (the accounting tool) said: jpmpi_profile_output(1).
+     * Called while the dispatcher starts the JVM, when its level table cannot be asked yet, so the
+     * recorder is found among the process's mappings (never loaded here). False if it is not
+     * loaded, lacks the export, or the call fails.
+     */
+    static boolean needOutput() {
+        // Plain loops, no lambdas: this runs in the JVM's first moments, where each costs its start.
+        try (BufferedReader maps = Files.newBufferedReader(Path.of("/proc/self/maps"))) {
+            String path = null;
+            for (String line; path == null && (line = maps.readLine()) != null; ) {
+                int slash = line.indexOf('/');
+                if (slash > 0 && line.endsWith("/" + LIBRARY)) {
+                    path = line.substring(slash);
+                }
+            }
+            if (path == null) {
+                return false;
+            }
+            Optional<MemorySegment> at = SymbolLookup.libraryLookup(Path.of(path), Arena.global())
+                    .find("jpmpi_profile_output");
+            if (at.isEmpty()) {
+                return false;
+            }
+            Linker.nativeLinker().downcallHandle(at.get(), FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(1);
+            return true;
+        } catch (Throwable e) {
+            return false; // the level says so at MPI_Finalize
         }
     }
 
