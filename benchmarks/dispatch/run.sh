@@ -17,11 +17,13 @@ recorder="$root/profilers/target/native/$impl/libjpmpi-profile.so"
 profile_jar="$root/profilers/target/jpmpi-profile/jpmpi-profile.jar"
 mpit_jar="$root/profilers/target/jpmpi-mpit/jpmpi-mpit.jar"
 hwc_lib="$root/profilers/target/native/$impl/libjpmpi-hwc.so"
+accounting_lib="$root/profilers/target/native/$impl/libjpmpi-accounting.so"
 # Every call of the hwc tool reads the counters twice: microseconds on a VM, so fewer calls per block.
 hwc_calls=$((calls / 100 > 1000 ? calls / 100 : 1000))
 runtime="$root/layering/target/jpmpi-java"
 JPMPI_QUIET_JDK=1 jpmpi_find_jdk
-if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ] || [ ! -f "$hwc_lib" ]; then
+if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ] || [ ! -f "$hwc_lib" ] \
+    || [ ! -f "$accounting_lib" ]; then
     jpmpi_mvn -q install -DskipTests
 fi
 make -s -C "$here" IMPL="$impl" >/dev/null
@@ -46,6 +48,11 @@ for ((i = 1; i <= runs; i++)); do
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
         "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
         "JPMPI_PROFILE_QUIET=1" >>"$out"
+    # jpmpi's accounting tool: the same recorder over a C level that only has MPI_Init* and
+    # MPI_Finalize (no JVM); its cost per call is the recorder's.
+    cmd=("$b/percall" "accounting" "$calls" "$rounds")
+    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$accounting_lib" \
+        "JPMPI_ACCOUNTING_FILE=$profile_out/accounting.jsonl" >>"$out"
     # jpmpi's mpit tool: by default it reads at MPI_Init, MPI_Pcontrol and MPI_Finalize only (no upcall
     # on these calls); with JPMPI_MPIT_READ=calls it reads every MPI_T variable before and after each call.
     for mode in regions calls; do

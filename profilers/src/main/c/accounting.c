@@ -17,8 +17,9 @@
  * recorder does not see it): two collectives, whose rounds are what a job with busy or
  * oversubscribed cores waits for, each waited for with sched_yield between polls. One MPI_Igather
  * to rank 0 of each rank's host hash and application time (nodes, the longest time), one
- * MPI_Ireduce of fixed-size sums; rank 0 writes the line. Every rank runs the same collectives whatever it has (no figures: zeros), and nothing here
- * fails the job: a problem is one line on stderr, on rank 0 when it concerns the job.
+ * MPI_Ireduce of fixed-size sums; rank 0 writes the line. Every rank runs the same collectives
+ * whatever it has (no figures: zeros), and nothing here fails the job: a problem is one line on
+ * stderr, on rank 0 when it concerns the job.
  */
 #define _GNU_SOURCE
 #include "acctrecord.h"
@@ -117,8 +118,9 @@ static void acct_find(void)
     acct_found.mpi = impl && impl()[0] ? impl() : NULL;
     void *recorder = acct_level(ACCT_RECORDER);
     if (!recorder) {
-        snprintf(acct_found.why_no_totals, sizeof acct_found.why_no_totals, "%s is not in the entry list (use the launcher's"
-                 " --tools accounting, or list it above this level)", ACCT_RECORDER);
+        snprintf(acct_found.why_no_totals, sizeof acct_found.why_no_totals,
+                 "%s is not in the entry list (use the launcher's --tools accounting, or list it above this level)",
+                 ACCT_RECORDER);
     } else {
         profile_output_fn output = (profile_output_fn)dlsym(recorder, "jpmpi_profile_output");
         if (output) {
@@ -126,16 +128,16 @@ static void acct_find(void)
         }
         acct_found.totals = (profile_totals_fn)dlsym(recorder, "jpmpi_profile_totals");
         if (!acct_found.totals) {
-            snprintf(acct_found.why_no_totals, sizeof acct_found.why_no_totals, "%s has no jpmpi_profile_totals (another"
-                     " build of jpmpi)", ACCT_RECORDER);
+            snprintf(acct_found.why_no_totals, sizeof acct_found.why_no_totals,
+                     "%s has no jpmpi_profile_totals (another build of jpmpi)", ACCT_RECORDER);
         }
     }
     void *hwc = acct_level(ACCT_HWC);
     if (hwc) {
         acct_found.hwc = (hwc_totals_fn)dlsym(hwc, "jpmpi_hwc_totals");
         if (!acct_found.hwc) {
-            snprintf(acct_found.hwc_notice, sizeof acct_found.hwc_notice, "%s has no jpmpi_hwc_totals; no counters in the"
-                     " record", ACCT_HWC);
+            snprintf(acct_found.hwc_notice, sizeof acct_found.hwc_notice,
+                     "%s has no jpmpi_hwc_totals; no counters in the record", ACCT_HWC);
         }
     }
 }

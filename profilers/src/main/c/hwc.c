@@ -1,8 +1,9 @@
 /*
  * hwc.c - the hand-written half of the `hwc` tool's C level: choosing and opening the perf events
  * (with the software fallback), choosing how to read them (rdpmc or read(2), measured), per-thread
- * blocks, the lifecycle wrappers (MPI_Init*, MPI_Finalize) and what other levels read through FFM
- * (jpmpi_hwc_*). The per-function wrappers are generated (jpmpi_hwc.c).
+ * blocks, the lifecycle wrappers (MPI_Init*, MPI_Finalize) and what other levels read (jpmpi_hwc_*:
+ * the hwc Java level through FFM, the accounting level with dlsym). The per-function wrappers are
+ * generated (jpmpi_hwc.c).
  */
 #define _GNU_SOURCE
 #include "hwc.h"

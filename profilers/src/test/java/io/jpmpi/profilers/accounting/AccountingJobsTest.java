@@ -53,10 +53,20 @@ class AccountingJobsTest {
         return p;
     }
 
+    /** The files of the tools these tests list, for one MPI. */
+    record Parts(String recorder, String accounting, String profileJar, String hwc, String hwcJar) {
+        static Parts of(Impl impl) {
+            return new Parts(ProfileRun.recorder(impl).toString(), level(impl, "libjpmpi-accounting.so").toString(),
+                    jar("jpmpi.profile.jar", "target/jpmpi-profile/jpmpi-profile.jar").toString(),
+                    level(impl, "libjpmpi-hwc.so").toString(), jar("jpmpi.hwc.jar", "target/jpmpi-hwc/jpmpi-hwc.jar")
+                    .toString());
+        }
+    }
+
     /** The tool's two C levels, as --tools accounting lists them: no JVM. */
     static MpiRun accounting(Impl impl, int ranks) {
-        return MpiRun.on(impl).ranks(ranks).levels(MpiRun.entry(ProfileRun.recorder(impl).toString(),
-                level(impl, "libjpmpi-accounting.so").toString()));
+        Parts p = Parts.of(impl);
+        return MpiRun.on(impl).ranks(ranks).levels(MpiRun.entry(p.recorder, p.accounting));
     }
 
     /** Every rank of `r` said whether it has a JVM: all the same, `jvm`. */
@@ -169,8 +179,7 @@ class AccountingJobsTest {
         assertTrue(Files.isRegularFile(split), () -> "missing " + split + " (mvn test-compile builds it)");
         Path file = Files.createTempDirectory(Files.createDirectories(MpiRun.RUNS_DIR), "accounting-").resolve("s.jsonl");
         Job j = new Job(impl, 3, 120);
-        Result r = MpiRun.on(impl).ranks(j.ranks).levels(MpiRun.entry(ProfileRun.recorder(impl).toString(),
-                split.toString())).env(FILE_VARIABLE, file.toString()).run("acct", Integer.toString(j.iters))
+        Result r = MpiRun.on(impl).ranks(j.ranks).levels(MpiRun.entry(Parts.of(impl).recorder, split.toString())).env(FILE_VARIABLE, file.toString()).run("acct", Integer.toString(j.iters))
                 .assertSuccess();
         assertEquals(List.of(), r.err(), r::describe);
         List<String> lines = Files.readAllLines(file);
@@ -240,13 +249,11 @@ class AccountingJobsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
     void withTheProfileTool(Impl impl) throws Exception {
-        String recorder = ProfileRun.recorder(impl).toString();
-        String acct = level(impl, "libjpmpi-accounting.so").toString();
-        String profile = jar("jpmpi.profile.jar", "target/jpmpi-profile/jpmpi-profile.jar").toString();
+        Parts p = Parts.of(impl);
         // What --tools profile,accounting and --tools accounting,profile list.
         Job j = new Job(impl, 3, 50);
-        WithOthers w = WithOthers.run(j, impl == Impl.OPENMPI ? MpiRun.entry(recorder, profile, acct)
-                : MpiRun.entry(recorder, acct, profile));
+        WithOthers w = WithOthers.run(j, impl == Impl.OPENMPI ? MpiRun.entry(p.recorder, p.profileJar, p.accounting)
+                : MpiRun.entry(p.recorder, p.accounting, p.profileJar));
         assertTrue(Files.size(w.output("profile.json")) > 0, w.result::describe);
         assertTrue(Files.isRegularFile(w.output("report.txt")), w.result::describe);
         assertEquals(j.ranks, w.record.ranks(), w.line);
@@ -261,9 +268,9 @@ class AccountingJobsTest {
     @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
     void withTheHwcTool(Impl impl) throws Exception {
         Job j = new Job(impl, 2, 200);
-        WithOthers w = WithOthers.run(j, MpiRun.entry(level(impl, "libjpmpi-hwc.so").toString(),
-                jar("jpmpi.hwc.jar", "target/jpmpi-hwc/jpmpi-hwc.jar").toString(), ProfileRun.recorder(impl).toString(),
-                level(impl, "libjpmpi-accounting.so").toString()), "JPMPI_HWC_EVENTS", "software");
+        Parts p = Parts.of(impl);
+        WithOthers w = WithOthers.run(j, MpiRun.entry(p.hwc, p.hwcJar, p.recorder, p.accounting),
+                "JPMPI_HWC_EVENTS", "software");
         assertTrue(Files.size(w.output("hwc.json")) > 0, w.result::describe);
         AccountingRecord rec = w.record;
         assertEquals(j.allreduces(), calls(rec, "MPI_Allreduce"), w.line);
@@ -284,15 +291,13 @@ class AccountingJobsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
     void anAbortLeavesRankDumpsOnlyForTheProfileTool(Impl impl) throws Exception {
-        String recorder = ProfileRun.recorder(impl).toString();
-        String acct = level(impl, "libjpmpi-accounting.so").toString();
-        String profile = jar("jpmpi.profile.jar", "target/jpmpi-profile/jpmpi-profile.jar").toString();
+        Parts p = Parts.of(impl);
         Path file = Files.createTempDirectory(Files.createDirectories(MpiRun.RUNS_DIR), "accounting-").resolve("x.jsonl");
         Result alone = accounting(impl, 2).env(FILE_VARIABLE, file.toString()).env("JPMPI_OUTPUT_DIR", OUT)
                 .run("early", "abort");
         assertEquals(1, alone.countOut("early abort rank 1"), alone::describe);
         assertFalse(Files.exists(alone.runDir().resolve(OUT)), alone::describe);
-        Result both = MpiRun.on(impl).ranks(2).levels(MpiRun.entry(recorder, acct, profile)).java()
+        Result both = MpiRun.on(impl).ranks(2).levels(MpiRun.entry(p.recorder, p.accounting, p.profileJar)).java()
                 .env(FILE_VARIABLE, file.toString()).env("JPMPI_OUTPUT_DIR", OUT).run("early", "abort");
         assertEquals(1, both.countOut("early abort rank 1"), both::describe);
         assertTrue(Files.isRegularFile(both.runDir().resolve(OUT).resolve("ranks").resolve("rank-1.bin")),
