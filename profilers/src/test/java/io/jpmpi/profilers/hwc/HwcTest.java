@@ -78,7 +78,7 @@ class HwcTest {
         }
     }
 
-    private static final Pattern FIELD = Pattern.compile("\"([\\w-]+)\":(-?[0-9.Ee+]+)");
+    private static final Pattern FIELD = Pattern.compile("\"([\\w-]+)\":(-?[0-9.]+(?:[Ee][+-]?[0-9]+)?)");
 
     /** The numbers of one part ("app" or "mpi") of rank `rank`'s line of hwc.json. */
     static Map<String, Double> part(String json, int rank, String part) {
