@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "acctrecord.h"
+#include "jobenv.h"
 #include "jpmpi_settings.h"
 
 #include <mpi.h>
@@ -144,33 +145,10 @@ static void acct_find(void)
 
 /* ---------------------------------------------------------------- the record's texts (rank 0) */
 
-/* The first of `names` set to something other than blanks, trimmed into buf; NULL if none. */
-static const char *acct_env(const char *const *names, char *buf, size_t cap)
-{
-    for (; *names; names++) {
-        const char *v = getenv(*names);
-        if (!v) {
-            continue;
-        }
-        while (*v && (unsigned char)*v <= ' ') {
-            v++;
-        }
-        size_t n = strlen(v);
-        while (n > 0 && (unsigned char)v[n - 1] <= ' ') {
-            n--;
-        }
-        if (n > 0) {
-            snprintf(buf, cap, "%.*s", (int)n, v);
-            return buf;
-        }
-    }
-    return NULL;
-}
-
 static const char *acct_user(char *buf, size_t cap)
 {
     static const char *const vars[] = {"USER", "LOGNAME", NULL};
-    if (acct_env(vars, buf, cap)) {
+    if (jp_first_env(vars, buf, cap)) {
         return buf;
     }
     struct passwd pw, *found = NULL;
@@ -182,12 +160,10 @@ static const char *acct_user(char *buf, size_t cap)
     return "?";
 }
 
-/* Batch systems first, then the MPI launchers' own job ids, else host-pid-start of rank 0. */
+/* The job id (jobenv.h), else host-pid-start of rank 0. */
 static const char *acct_job(const char *host, int64_t start, char *buf, size_t cap)
 {
-    static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "OMPI_MCA_orte_ess_jobid",
-                                       "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", "PMI_KVSNAME", NULL};
-    if (!acct_env(vars, buf, cap)) {
+    if (!jp_first_env(jp_job_variables, buf, cap)) {
         snprintf(buf, cap, "%s-%ld-%lld", host, (long)getpid(), (long long)start);
     }
     return buf;
@@ -291,6 +267,9 @@ static struct {
     const char *problem;        /* why there are none */
 } acct_mine;
 
+/* FNV-1a's starting value: acct_hash(ACCT_HASH_START, text) hashes one text. */
+#define ACCT_HASH_START 1469598103934665603u
+
 static uint64_t acct_hash(uint64_t h, const char *s)
 {
     for (; *s; s++) {
@@ -317,7 +296,7 @@ static void acct_take(void)
         if (n < 0 || n > ACCT_MAX_FUNCS) {
             acct_mine.problem = "the recorder has more functions than this level takes (another build of jpmpi)";
         } else {
-            uint64_t shape = acct_hash(1469598103934665603u, "functions");
+            uint64_t shape = acct_hash(ACCT_HASH_START, "functions");
             for (int f = 0; f < n; f++) {
                 shape = acct_hash(shape, acct_names[f] ? acct_names[f] : "");
                 acct_sum[S_CALLS + f] = acct_calls[f];
@@ -336,7 +315,7 @@ static void acct_take(void)
             acct_say("jpmpi_hwc_totals returned %d; no counters from this rank", n);
             n = 0;
         }
-        uint64_t shape = acct_hash(1469598103934665603u, acct_mine.hardware ? "hardware" : "software");
+        uint64_t shape = acct_hash(ACCT_HASH_START, acct_mine.hardware ? "hardware" : "software");
         for (int e = 0; e < n; e++) {
             acct_event_names[e][ACCT_EVENT_NAME - 1] = 0;
             shape = acct_hash(shape, acct_event_names[e]);
@@ -488,7 +467,7 @@ static void acct_finalize(const struct timespec *t0)
     uint64_t wall_ns = 0;
     MPI_Request request;
     if (size <= ACCT_GATHER_RANKS) {
-        uint64_t me[2] = {acct_hash(1469598103934665603u, ""), acct_sum[S_APP_NS]};
+        uint64_t me[2] = {acct_hash(ACCT_HASH_START, ""), acct_sum[S_APP_NS]};
         char host[256] = "";
         gethostname(host, sizeof host - 1);
         me[0] = acct_hash(me[0], host);

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "recorder.h"
+#include "jobenv.h"
 #include "jpmpi_settings.h"
 
 #include <errno.h>
@@ -1245,17 +1246,6 @@ static void jp_at_exit(void)
     }
 }
 
-static void jp_copy_env(char *dst, size_t cap, const char *const *names)
-{
-    for (; *names; names++) {
-        const char *v = getenv(*names);
-        if (v && *v) {
-            snprintf(dst, cap, "%s", v);
-            return;
-        }
-    }
-}
-
 /* The output directory: JPMPI_OUTPUT_DIR, else jpmpi-<job> in the working directory (rank 0 names it). */
 static void jp_choose_outdir(void)
 {
@@ -1364,9 +1354,7 @@ static void jp_started(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &jp_world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &jp_world_size);
-    static const char *const jobs[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "JOB_ID", "OMPI_MCA_ess_base_jobid",
-                                       "PMIX_NAMESPACE", "PMI_KVSNAME", NULL};
-    jp_copy_env(jp_jobid, sizeof jp_jobid, jobs);
+    jp_first_env(jp_job_variables, jp_jobid, sizeof jp_jobid);
     gethostname(jp_host, sizeof jp_host - 1);
     ssize_t n = readlink("/proc/self/exe", jp_exe, sizeof jp_exe - 1);
     jp_exe[n > 0 ? n : 0] = 0;
