@@ -3,18 +3,24 @@
  * schema jpmpi-accounting-1 (profilers/ACCOUNTING.md), appended at MPI_Finalize to the file
  * JPMPI_ACCOUNTING_FILE names, or sent to syslog. No JVM.
  *
- * The profile tool's recorder (libjpmpi-profile.so), listed above this level, does the recording;
- * this level defines MPI_Init, MPI_Init_thread and MPI_Finalize only, so no other call passes
- * through it. Both are found in the dispatcher's level table (they are loaded RTLD_LOCAL, so by
- * their handles, not by a global look-up).
+ * This level defines MPI_Init, MPI_Init_thread and MPI_Finalize only, so no other call passes
+ * through it. Where MPI's share of the time and the top functions come from:
+ * - sampled (the tool alone, as `--tools accounting` lists it): the thread that called MPI_Init
+ *   is sampled JPMPI_ACCOUNTING_SAMPLING times per second of wall time (mpisample.h: a stack walk
+ *   finds the application's MPI call, if any): nothing is added to any MPI call;
+ * - counted (the profile tool's recorder, libjpmpi-profile.so, listed above this level, as with
+ *   `--tools profile,accounting`): every call counted and timed by the recorder.
+ * The recorder and the hwc tool's level are found in the dispatcher's level table (they are
+ * loaded RTLD_LOCAL, so by their handles, not by a global look-up).
  *
- * MPI_Init*: tells the recorder that its profile output is not needed (no output directory, no
- * rank dumps), looks up what MPI_Finalize calls (the recorder's jpmpi_profile_totals and, when the
- * hwc tool is listed, its jpmpi_hwc_totals) and, once MPI is up, duplicates MPI_COMM_WORLD (errors
- * returned) for MPI_Finalize: the ranks are together in MPI_Init anyway.
+ * MPI_Init*: tells the recorder, if listed, that its profile output is not needed (no output
+ * directory, no rank dumps), looks up what MPI_Finalize calls (the recorder's jpmpi_profile_totals
+ * and, when the hwc tool is listed, its jpmpi_hwc_totals), once MPI is up duplicates
+ * MPI_COMM_WORLD (errors returned) for MPI_Finalize (the ranks are together in MPI_Init anyway),
+ * and starts the sampler when there is no recorder. MPI_Finalize stops it first.
  *
- * MPI_Finalize, before passing it on, on that communicator, through the levels below (the
- * recorder does not see it): two collectives, whose rounds are what a job with busy or
+ * MPI_Finalize, before passing it on, on that communicator, straight to the MPI library (no level
+ * sees them): two collectives, whose rounds are what a job with busy or
  * oversubscribed cores waits for, each waited for with sched_yield between polls. One MPI_Igather
  * to rank 0 of each rank's host hash and application time (nodes, the longest time), one
  * MPI_Ireduce of fixed-size sums; rank 0 writes the line. Every rank runs the same collectives
@@ -25,6 +31,7 @@
 #include "acctrecord.h"
 #include "jobenv.h"
 #include "jpmpi_settings.h"
+#include "mpisample.h"
 
 #include <mpi.h>
 #include <dlfcn.h>
@@ -60,9 +67,19 @@ static struct {
     profile_totals_fn totals;
     hwc_totals_fn hwc;
     const char *mpi;
-    char why_no_totals[160];    /* no recorder, or one without the export */
+    int sampled;                /* no recorder listed: the sampler's figures */
+    char why_no_totals[160];    /* a recorder without the export */
     char hwc_notice[160];       /* the hwc tool listed, but its totals cannot be taken */
 } acct_found;
+
+/* This rank's own clocks (both ways) and the sampler's state. */
+static struct {
+    long long init_unix_ns;     /* MPI_Init returned, CLOCK_REALTIME */
+    struct timespec init;       /* the same, CLOCK_MONOTONIC */
+    uint64_t wall_ns;           /* MPI_Init's return to MPI_Finalize */
+    int sampling;               /* the sampler runs */
+    char why_no_samples[200];   /* it could not start */
+} acct_clock;
 
 static int acct_rank = -1;
 
@@ -84,8 +101,9 @@ static void acct_say(const char *fmt, ...)
 
 /* ---------------------------------------------------------------- the other levels */
 
-/* The loaded level whose file is `file`, from the dispatcher's table (NULL if not listed). */
-static void *acct_level(const char *file)
+/* The loaded level whose file is `file`, from the dispatcher's table (NULL if not listed); its
+ * position (0: top) into *at. */
+static void *acct_level(const char *file, int *at)
 {
     level_count_fn count = (level_count_fn)dlsym(RTLD_DEFAULT, "jpmpi_level_count");
     level_entry_fn entry = (level_entry_fn)dlsym(RTLD_DEFAULT, "jpmpi_level_entry");
@@ -103,6 +121,7 @@ static void *acct_level(const char *file)
         }
         const char *base = strrchr(path, '/');
         if (strcmp(base ? base + 1 : path, file) == 0) {
+            *at = i;
             return dlopen(path, RTLD_NOW | RTLD_NOLOAD);
         }
     }
@@ -117,11 +136,17 @@ static void acct_find(void)
     acct_found.looked = 1;
     implementation_fn impl = (implementation_fn)dlsym(RTLD_DEFAULT, "jpmpi_implementation");
     acct_found.mpi = impl && impl()[0] ? impl() : NULL;
-    void *recorder = acct_level(ACCT_RECORDER);
+    /* This level's own file, as the dispatcher loaded it (a test build has another name). */
+    Dl_info self;
+    const char *mine = dladdr((void *)acct_find, &self) && self.dli_fname ? strrchr(self.dli_fname, '/') : NULL;
+    int own = -1, at = -1;
+    acct_level(mine ? mine + 1 : "libjpmpi-accounting.so", &own);
+    void *recorder = acct_level(ACCT_RECORDER, &at);
+    if (recorder && own >= 0 && at > own) {
+        recorder = NULL; /* below this level it would record this level's own collectives: sampled */
+    }
     if (!recorder) {
-        snprintf(acct_found.why_no_totals, sizeof acct_found.why_no_totals,
-                 "%s is not in the entry list (use the launcher's --tools accounting, or list it above this level)",
-                 ACCT_RECORDER);
+        acct_found.sampled = 1;
     } else {
         profile_output_fn output = (profile_output_fn)dlsym(recorder, "jpmpi_profile_output");
         if (output) {
@@ -133,7 +158,7 @@ static void acct_find(void)
                      "%s has no jpmpi_profile_totals (another build of jpmpi)", ACCT_RECORDER);
         }
     }
-    void *hwc = acct_level(ACCT_HWC);
+    void *hwc = acct_level(ACCT_HWC, &at);
     if (hwc) {
         acct_found.hwc = (hwc_totals_fn)dlsym(hwc, "jpmpi_hwc_totals");
         if (!acct_found.hwc) {
@@ -141,6 +166,55 @@ static void acct_find(void)
                      "%s has no jpmpi_hwc_totals; no counters in the record", ACCT_HWC);
         }
     }
+}
+
+/*
+ * The MPI library's own functions for this level's calls (jpmpi_resolve past the last level), so
+ * that no other level, above or below, sees them: PMPI_X would reach the levels below this one
+ * (a recorder listed there would count them). PMPI_X where there is no dispatcher to ask.
+ */
+static struct {
+    int (*test)(MPI_Request *, int *, MPI_Status *);
+    int (*comm_rank)(MPI_Comm, int *);
+    int (*comm_size)(MPI_Comm, int *);
+    int (*comm_idup)(MPI_Comm, MPI_Comm *, MPI_Request *);
+    int (*comm_set_errhandler)(MPI_Comm, MPI_Errhandler);
+    int (*igather)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm, MPI_Request *);
+    int (*ireduce)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Request *);
+    int (*comm_split_type)(MPI_Comm, int, int, MPI_Info, MPI_Comm *);
+    int (*comm_free)(MPI_Comm *);
+} acct_mpi;
+
+typedef void (*acct_fn)(void);
+typedef acct_fn (*acct_resolve_fn)(int, const char *);
+
+static void acct_bottom(void)
+{
+    level_count_fn count = (level_count_fn)dlsym(RTLD_DEFAULT, "jpmpi_level_count");
+    acct_resolve_fn resolve = (acct_resolve_fn)dlsym(RTLD_DEFAULT, "jpmpi_resolve");
+    int depth = count ? count() : 0;
+    acct_fn f;
+    f = resolve ? resolve(depth, "MPI_Test") : NULL;
+    acct_mpi.test = f ? (int (*)(MPI_Request *, int *, MPI_Status *))f : PMPI_Test;
+    f = resolve ? resolve(depth, "MPI_Comm_rank") : NULL;
+    acct_mpi.comm_rank = f ? (int (*)(MPI_Comm, int *))f : PMPI_Comm_rank;
+    f = resolve ? resolve(depth, "MPI_Comm_size") : NULL;
+    acct_mpi.comm_size = f ? (int (*)(MPI_Comm, int *))f : PMPI_Comm_size;
+    f = resolve ? resolve(depth, "MPI_Comm_idup") : NULL;
+    acct_mpi.comm_idup = f ? (int (*)(MPI_Comm, MPI_Comm *, MPI_Request *))f : PMPI_Comm_idup;
+    f = resolve ? resolve(depth, "MPI_Comm_set_errhandler") : NULL;
+    acct_mpi.comm_set_errhandler = f ? (int (*)(MPI_Comm, MPI_Errhandler))f : PMPI_Comm_set_errhandler;
+    f = resolve ? resolve(depth, "MPI_Igather") : NULL;
+    acct_mpi.igather = f ? (int (*)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm,
+                                    MPI_Request *))f
+        : PMPI_Igather;
+    f = resolve ? resolve(depth, "MPI_Ireduce") : NULL;
+    acct_mpi.ireduce = f ? (int (*)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Request *))f
+        : PMPI_Ireduce;
+    f = resolve ? resolve(depth, "MPI_Comm_split_type") : NULL;
+    acct_mpi.comm_split_type = f ? (int (*)(MPI_Comm, int, int, MPI_Info, MPI_Comm *))f : PMPI_Comm_split_type;
+    f = resolve ? resolve(depth, "MPI_Comm_free") : NULL;
+    acct_mpi.comm_free = f ? (int (*)(MPI_Comm *))f : PMPI_Comm_free;
 }
 
 /* ---------------------------------------------------------------- the record's texts (rank 0) */
@@ -240,10 +314,11 @@ static int acct_append(const char *target, const char *line, size_t len, char *w
  * What every rank adds to the one MPI_Reduce, 64-bit integers, the same size on every rank whatever
  * it has (a rank without figures adds zeros): hashes of the function and counter names (each
  * rank's, so that rank 0 sees whether all agree), node leaders (large jobs), application and MPI
- * nanoseconds, per function calls and nanoseconds, per counter totals and the part in MPI.
+ * nanoseconds (sampled: the time the samples stand for), samples and ranks that could not sample,
+ * per function calls (sampled: samples) and nanoseconds, per counter totals and the part in MPI.
  */
 enum {
-    S_SHAPE, S_HWC_SHAPE, S_LEADER, S_APP_NS, S_MPI_NS,
+    S_SHAPE, S_HWC_SHAPE, S_LEADER, S_APP_NS, S_MPI_NS, S_SAMPLES, S_NO_SAMPLES,
     S_CALLS, S_NS = S_CALLS + ACCT_MAX_FUNCS, S_EV_TOTAL = S_NS + ACCT_MAX_FUNCS,
     S_EV_MPI = S_EV_TOTAL + ACCT_MAX_EVENTS, S_COUNT = S_EV_MPI + ACCT_MAX_EVENTS
 };
@@ -264,6 +339,7 @@ static struct {
     int nfunc;                  /* -1: none */
     int nevents, hardware;
     long long init_unix_ns;
+    uint64_t wall_ns;           /* this rank's application time, MPI_Init to MPI_Finalize */
     const char *problem;        /* why there are none */
 } acct_mine;
 
@@ -283,6 +359,40 @@ static uint64_t acct_ns(double seconds)
     return seconds > 0 ? (uint64_t)(seconds * 1e9 + 0.5) : 0;
 }
 
+/* The sampler's figures (zeros if it could not start): samples in place of calls, the time they
+ * stand for in place of seconds. */
+static void acct_take_samples(void)
+{
+    /* The names from the dispatcher, so that a rank whose sampler did not start has them too. */
+    level_count_fn count = (level_count_fn)dlsym(RTLD_DEFAULT, "jpmpi_function_count");
+    level_entry_fn name = (level_entry_fn)dlsym(RTLD_DEFAULT, "jpmpi_function_name");
+    int n = count && name ? count() : 0;
+    if (n > ACCT_MAX_FUNCS) {
+        acct_mine.problem = "the dispatcher has more functions than this level takes (another build of jpmpi)";
+        return;
+    }
+    uint64_t period = acct_clock.sampling ? mps_period_ns() : 0;
+    uint64_t shape = acct_hash(ACCT_HASH_START, "sampled");
+    for (int f = 0; f < n; f++) {
+        acct_names[f] = name(f);
+        shape = acct_hash(shape, acct_names[f] ? acct_names[f] : "");
+        uint64_t samples = acct_clock.sampling ? mps_function_samples(f) : 0;
+        acct_sum[S_CALLS + f] = samples;
+        acct_sum[S_NS + f] = samples * period;
+    }
+    acct_sum[S_SHAPE] = shape | 1;
+    if (acct_clock.sampling) {
+        acct_sum[S_SAMPLES] = mps_samples();
+        acct_sum[S_APP_NS] = mps_samples() * period;
+        acct_sum[S_MPI_NS] = mps_in_mpi() * period;
+    } else {
+        acct_sum[S_NO_SAMPLES] = 1;
+    }
+    acct_mine.nfunc = n;
+    acct_mine.init_unix_ns = acct_clock.init_unix_ns;
+    acct_mine.wall_ns = acct_clock.wall_ns;
+}
+
 /* Takes this rank's figures into acct_sum. */
 static void acct_take(void)
 {
@@ -290,7 +400,9 @@ static void acct_take(void)
     memset(&acct_mine, 0, sizeof acct_mine);
     acct_mine.nfunc = -1;
     acct_mine.problem = acct_found.why_no_totals[0] ? acct_found.why_no_totals : NULL;
-    if (acct_found.totals) {
+    if (acct_found.sampled) {
+        acct_take_samples();
+    } else if (acct_found.totals) {
         double app = 0;
         int n = acct_found.totals(ACCT_MAX_FUNCS, acct_names, acct_calls, acct_seconds, &app, &acct_mine.init_unix_ns);
         if (n < 0 || n > ACCT_MAX_FUNCS) {
@@ -305,6 +417,7 @@ static void acct_take(void)
             }
             acct_sum[S_SHAPE] = shape | 1;
             acct_sum[S_APP_NS] = acct_ns(app);
+            acct_mine.wall_ns = acct_sum[S_APP_NS];
             acct_mine.nfunc = n;
         }
     }
@@ -344,8 +457,18 @@ static double acct_ms_since(const struct timespec *t0)
 static void acct_write(const char *target, int size, int nodes, uint64_t wall_ns, const struct timespec *t0)
 {
     if ((uint64_t)size * acct_sum[S_SHAPE] != acct_total[S_SHAPE]) {
-        acct_say("the ranks' recorders do not have the same functions (other builds of jpmpi); no record");
+        acct_say("the ranks do not have the same MPI functions (other builds of jpmpi, or counted on some ranks"
+                 " and sampled on others); no record");
         return;
+    }
+    if (acct_found.sampled && acct_total[S_NO_SAMPLES] > 0) {
+        if (acct_clock.why_no_samples[0]) {
+            acct_say("%llu of %d ranks could not sample (rank 0: %s); MPI %% and top are from the others",
+                     (unsigned long long)acct_total[S_NO_SAMPLES], size, acct_clock.why_no_samples);
+        } else {
+            acct_say("%llu of %d ranks could not sample (see their messages); MPI %% and top are from the others",
+                     (unsigned long long)acct_total[S_NO_SAMPLES], size);
+        }
     }
     int nev = acct_mine.nevents;
     int counters = acct_found.hwc && (uint64_t)size * acct_sum[S_HWC_SHAPE] == acct_total[S_HWC_SHAPE];
@@ -378,6 +501,7 @@ static void acct_write(const char *target, int size, int nodes, uint64_t wall_ns
         seconds[f] = (double)acct_total[S_NS + f] / 1e9;
     }
     r.ntop = acct_pick_top(acct_mine.nfunc, acct_names, seconds, acct_total + S_CALLS, r.top);
+    r.samples = acct_found.sampled ? (int64_t)acct_total[S_SAMPLES] : -1;
     if (counters && nev > 0) {
         for (int e = 0; e < nev; e++) {
             memcpy(acct_events[e].name, acct_event_names[e], ACCT_EVENT_NAME);
@@ -417,7 +541,7 @@ static int acct_wait(int rc, MPI_Request *request)
 {
     int done = 0;
     while (rc == MPI_SUCCESS && !done) {
-        rc = PMPI_Test(request, &done, MPI_STATUS_IGNORE);
+        rc = acct_mpi.test(request, &done, MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS && !done) {
             sched_yield();
         }
@@ -437,14 +561,63 @@ static int acct_ok(int ok, int rc, const char *what)
 /* Made at MPI_Init, where the ranks are together anyway; MPI_COMM_NULL if that failed. */
 static MPI_Comm acct_comm = MPI_COMM_NULL;
 
+/* JPMPI_ACCOUNTING_SAMPLING: samples per second (a bad value: said, and the default). */
+static int acct_hz(void)
+{
+    const char *v = getenv(JPMPI_SETTING_ACCOUNTING_SAMPLING);
+    if (!v || !*v) {
+        return MPS_DEFAULT_HZ;
+    }
+    char *end;
+    errno = 0;
+    long hz = strtol(v, &end, 10);
+    if (errno || *end || end == v || hz < 0 || hz > MPS_MAX_HZ) {
+        if (acct_rank == 0) {
+            acct_say("%s='%s' is not a rate from 0 to %d per second; sampling at %d", JPMPI_SETTING_ACCOUNTING_SAMPLING,
+                     v, MPS_MAX_HZ, MPS_DEFAULT_HZ);
+        }
+        return MPS_DEFAULT_HZ;
+    }
+    return (int)hz;
+}
+
 static void acct_started(void)
 {
-    PMPI_Comm_rank(MPI_COMM_WORLD, &acct_rank);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    acct_clock.init_unix_ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+    clock_gettime(CLOCK_MONOTONIC, &acct_clock.init);
+    acct_bottom();
+    acct_mpi.comm_rank(MPI_COMM_WORLD, &acct_rank);
     MPI_Request request;
-    if (acct_wait(PMPI_Comm_idup(MPI_COMM_WORLD, &acct_comm, &request), &request) == MPI_SUCCESS) {
-        PMPI_Comm_set_errhandler(acct_comm, MPI_ERRORS_RETURN);
+    if (acct_wait(acct_mpi.comm_idup(MPI_COMM_WORLD, &acct_comm, &request), &request) == MPI_SUCCESS) {
+        acct_mpi.comm_set_errhandler(acct_comm, MPI_ERRORS_RETURN);
     } else {
         acct_comm = MPI_COMM_NULL;
+    }
+    if (acct_found.sampled) {
+        int hz = acct_hz();
+        if (hz == 0) {
+            snprintf(acct_clock.why_no_samples, sizeof acct_clock.why_no_samples, "%s=0",
+                     JPMPI_SETTING_ACCOUNTING_SAMPLING);
+        } else if (mps_start(hz, acct_clock.why_no_samples, sizeof acct_clock.why_no_samples) == 0) {
+            acct_clock.sampling = 1;
+        } else if (acct_rank != 0) {
+            acct_say("cannot sample: %s", acct_clock.why_no_samples); /* rank 0 says it at MPI_Finalize */
+        }
+    }
+}
+
+/* Stops the sampler and this rank's clock: the first thing MPI_Finalize does. */
+static void acct_stopped(const struct timespec *t0)
+{
+    if (acct_clock.sampling) {
+        mps_stop();
+    }
+    if (acct_clock.init.tv_sec || acct_clock.init.tv_nsec) {
+        int64_t ns = (int64_t)(t0->tv_sec - acct_clock.init.tv_sec) * 1000000000
+                     + (t0->tv_nsec - acct_clock.init.tv_nsec);
+        acct_clock.wall_ns = ns > 0 ? (uint64_t)ns : 0;
     }
 }
 
@@ -459,19 +632,19 @@ static void acct_finalize(const struct timespec *t0)
         return;
     }
     int rank = 0, size = 1;
-    PMPI_Comm_rank(acct_comm, &rank);
-    PMPI_Comm_size(acct_comm, &size);
+    acct_mpi.comm_rank(acct_comm, &rank);
+    acct_mpi.comm_size(acct_comm, &size);
     acct_take();
     /* Nodes and the longest application time, then the sums: the same collectives on every rank. */
     int ok = 1, rc, nodes = 0;
     uint64_t wall_ns = 0;
     MPI_Request request;
     if (size <= ACCT_GATHER_RANKS) {
-        uint64_t me[2] = {acct_hash(ACCT_HASH_START, ""), acct_sum[S_APP_NS]};
+        uint64_t me[2] = {acct_hash(ACCT_HASH_START, ""), acct_mine.wall_ns};
         char host[256] = "";
         gethostname(host, sizeof host - 1);
         me[0] = acct_hash(me[0], host);
-        rc = acct_wait(PMPI_Igather(me, 2, MPI_UINT64_T, acct_ranks, 2, MPI_UINT64_T, 0, acct_comm, &request),
+        rc = acct_wait(acct_mpi.igather(me, 2, MPI_UINT64_T, acct_ranks, 2, MPI_UINT64_T, 0, acct_comm, &request),
                        &request);
         ok = acct_ok(ok, rc, "MPI_Igather");
         if (rank == 0 && ok) {
@@ -487,21 +660,21 @@ static void acct_finalize(const struct timespec *t0)
     } else {
         MPI_Comm node;
         int node_rank = 0;
-        rc = PMPI_Comm_split_type(acct_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        rc = acct_mpi.comm_split_type(acct_comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
         ok = acct_ok(ok, rc, "MPI_Comm_split_type");
         if (rc == MPI_SUCCESS) {
-            PMPI_Comm_rank(node, &node_rank);
-            PMPI_Comm_free(&node);
+            acct_mpi.comm_rank(node, &node_rank);
+            acct_mpi.comm_free(&node);
         }
         acct_sum[S_LEADER] = node_rank == 0;
-        rc = acct_wait(PMPI_Ireduce(&acct_sum[S_APP_NS], &wall_ns, 1, MPI_UINT64_T, MPI_MAX, 0, acct_comm,
+        rc = acct_wait(acct_mpi.ireduce(&acct_mine.wall_ns, &wall_ns, 1, MPI_UINT64_T, MPI_MAX, 0, acct_comm,
                                     &request), &request);
         ok = acct_ok(ok, rc, "MPI_Ireduce");
     }
-    rc = acct_wait(PMPI_Ireduce(acct_sum, acct_total, S_COUNT, MPI_UINT64_T, MPI_SUM, 0, acct_comm, &request),
+    rc = acct_wait(acct_mpi.ireduce(acct_sum, acct_total, S_COUNT, MPI_UINT64_T, MPI_SUM, 0, acct_comm, &request),
                    &request);
     ok = acct_ok(ok, rc, "MPI_Ireduce");
-    PMPI_Comm_free(&acct_comm);
+    acct_mpi.comm_free(&acct_comm);
     if (rank != 0) {
         return;
     }
@@ -548,6 +721,7 @@ ACCT_EXPORT int MPI_Finalize(void)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    acct_stopped(&t0);
     acct_finalize(&t0);
     return PMPI_Finalize();
 }

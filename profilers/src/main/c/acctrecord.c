@@ -341,11 +341,17 @@ size_t acct_json(const struct acct_record *r, char *buf, size_t cap)
         out_string(&o, r->top[i].function);
         out_char(&o, ',');
         out_decimal(&o, r->top[i].seconds, 6);
-        out_char(&o, ',');
-        out_unsigned(&o, r->top[i].calls);
+        if (r->samples < 0) {
+            out_char(&o, ',');
+            out_unsigned(&o, r->top[i].calls);
+        }
         out_char(&o, ']');
     }
     out_char(&o, ']');
+    if (r->samples >= 0) {
+        out_key(&o, "samples");
+        out_unsigned(&o, (uint64_t)r->samples);
+    }
     if (r->has_hwc) {
         out_key(&o, "hwc");
         out_text(&o, r->hardware ? "{\"hardware\":true,\"events\":{" : "{\"hardware\":false,\"events\":{");

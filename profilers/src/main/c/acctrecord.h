@@ -23,7 +23,7 @@
 struct acct_top {
     const char *function;
     double seconds;             /* summed over the ranks */
-    uint64_t calls;
+    uint64_t calls;             /* sampled: the samples, which order ties but are not written */
 };
 
 struct acct_event {
@@ -41,6 +41,7 @@ struct acct_record {
     double core_h, mpi_pct;
     int ntop;
     struct acct_top top[ACCT_TOP];
+    int64_t samples;            /* -1: counted (top with calls); else sampled: top without calls, and this */
     int has_hwc;                /* the counters tool was on: the hwc object */
     int hardware;
     int nevents;

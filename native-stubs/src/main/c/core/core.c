@@ -647,3 +647,13 @@ JPMPI_EXPORT jpmpi_function_t jpmpi_resolve(int depth, const char *mpi_name)
     int slot = slot_of(mpi_name, NULL);
     return slot < 0 ? NULL : resolve(depth, slot);
 }
+
+JPMPI_EXPORT int jpmpi_function_count(void)
+{
+    return JPMPI_NSLOTS;
+}
+
+JPMPI_EXPORT const char *jpmpi_function_name(int i)
+{
+    return i >= 0 && i < JPMPI_NSLOTS ? jpmpi_slot_names[i] : NULL;
+}

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Version of this interface. */
-#define JPMPI_API_VERSION 1
+#define JPMPI_API_VERSION 2
 /* Exit status of a process whose entry list cannot be used (sysexits' EX_CONFIG). */
 #define JPMPI_EXIT_BAD_ENTRY 78
 /* At most this many levels in one process. */
@@ -53,6 +53,14 @@ typedef int (*jpmpi_level_defines_t)(int level, const char *mpi_name);
  */
 jpmpi_function_t jpmpi_resolve(int depth, const char *mpi_name);
 typedef jpmpi_function_t (*jpmpi_resolve_t)(int depth, const char *mpi_name);
+
+/* Since version 2: how many MPI functions the dispatcher has (0 in the stub), ... */
+int jpmpi_function_count(void);
+typedef int (*jpmpi_function_count_t)(void);
+
+/* ... and the name of function `i` ("MPI_Send"; its PMPI_ name is "P" before it), or NULL. */
+const char *jpmpi_function_name(int i);
+typedef const char *(*jpmpi_function_name_t)(int i);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,8 @@
  * tabs; texts as hex of their bytes, numbers with decimals in C's hexadecimal float syntax (Java's
  * Double.toHexString), integers in decimal:
  *   job|user|exe|host|mpi HEX      start|end|ranks|nodes N      wall_s|core_h|mpi_pct|acct_ms X
- *   fn HEX SECONDS CALLS   (a function; the top is picked as the level picks it)
+ *   fn HEX SECONDS CALLS   (a function; the top is picked as the level picks it; sampled: CALLS
+ *                          are its samples)          samples N   (a sampled record: N samples)
  *   hwc HARDWARE           (the counters object: 0 or 1)      ev HEX TOTAL MPI   (one counter)
  * Prints "dropped=D" (1: written without the counters), then the line as the level appends it.
  *   acctfmt decimal   reads "X SCALE" lines instead and prints each number as the record writes it.
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
     struct acct_record r;
     memset(&r, 0, sizeof r);
     r.acct_ms = NAN;
+    r.samples = -1;
     static const char *names[1024];
     static double seconds[1024];
     static uint64_t calls[1024];
@@ -82,6 +84,8 @@ int main(int argc, char **argv)
             r.mpi_pct = strtod(a, NULL);
         } else if (!strcmp(key, "acct_ms")) {
             r.acct_ms = strtod(a, NULL);
+        } else if (!strcmp(key, "samples")) {
+            r.samples = strtoll(a, NULL, 10);
         } else if (!strcmp(key, "fn") && b && c && nfunc < 1024) {
             names[nfunc] = unhex(a);
             seconds[nfunc] = strtod(b, NULL);

@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ExportsTest {
     static final Path NATIVE = Path.of(System.getProperty("jpmpi.native.dir", "target/classes/native"));
     static final Set<String> API = Set.of("jpmpi_active", "jpmpi_implementation", "jpmpi_level_count",
-            "jpmpi_level_entry", "jpmpi_level_defines", "jpmpi_resolve");
+            "jpmpi_level_entry", "jpmpi_level_defines", "jpmpi_resolve", "jpmpi_function_count",
+            "jpmpi_function_name");
 
     static Stream<String> implementations() {
         return MpiSpec.load().implementations().keySet().stream();

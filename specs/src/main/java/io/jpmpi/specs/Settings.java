@@ -118,6 +118,10 @@ public final class Settings {
         s.add(new Setting("ACCOUNTING", "FILE", Reader.TOOLS, "no record (a one-line notice)",
                 "Where the accounting tool appends one line per job at MPI_Finalize: a file (created if need be),"
                         + " or syslog for the system log.", null));
+        s.add(new Setting("ACCOUNTING", "SAMPLING", Reader.TOOLS, "100",
+                "Samples per second of CPU time of the thread that called MPI_Init, from which the accounting tool"
+                        + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
+                        + " the profile tool's recorder is listed too (every call counted and timed).", null));
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));

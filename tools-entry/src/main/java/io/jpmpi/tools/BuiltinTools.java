@@ -17,8 +17,8 @@ public final class BuiltinTools {
 
     /**
      * A tool: its parts, top level first (the profile tool is a C level that records and a Java
-     * level under it that aggregates and reports; the accounting tool the same recorder and a C
-     * level under it that writes one record per job).
+     * level under it that aggregates and reports; the accounting tool a C level that samples and
+     * writes one record per job, and takes the recorder's counts instead when it is listed above).
      */
     public record Tool(String name, String description, List<Part> parts, String howToBuild) {
         /** The parts' files for {@code impl}, or empty if one of them is not built. */
@@ -50,8 +50,7 @@ public final class BuiltinTools {
             new Tool("accounting",
                     "one line per job (user, executable, ranks, nodes, wall time, MPI %, top functions, counters)"
                             + " appended at MPI_Finalize to JPMPI_ACCOUNTING_FILE; jpmpi accounting summary adds them up",
-                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder),
-                            new Part(EntryList.Kind.C_TOOL, Layout::accountingLevel)),
+                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::accountingLevel)),
                     "./mvnw install -DskipTests"),
             new Tool("java-counter",
                     "example Java level (examples/java-counter): calls and bytes per function, one line per rank",

@@ -180,6 +180,7 @@ class LauncherIT {
             assertEquals(2, rec.ranks(), lines.get(i));
             assertEquals(acct.toString(), rec.exe(), lines.get(i));
             assertEquals(i == 1, rec.hwc() != null, lines.get(i));
+            assertTrue(rec.sampled() && rec.samples() >= 0, () -> "--tools accounting samples: " + rec);
         }
     }
 

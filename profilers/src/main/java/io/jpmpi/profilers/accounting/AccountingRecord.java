@@ -40,10 +40,12 @@ import java.util.Objects;
  * @param top     the five functions with the most time, summed over the ranks
  * @param hwc     hardware counter totals over the ranks, or null without the counters tool
  * @param acctMs  what the accounting tool itself took at MPI_Finalize on rank 0 (ms), or NaN
+ * @param samples sampled records: the samples (over the ranks) MPI % and top come from, whose
+ *                top has no calls; -1 for counted ones (every call counted and timed)
  */
 public record AccountingRecord(String job, String user, String exe, String host, String mpi, Instant start,
                                Instant end, double wallS, int ranks, int nodes, double coreH, double mpiPct,
-                               List<Top> top, Hwc hwc, double acctMs) {
+                               List<Top> top, Hwc hwc, double acctMs, long samples) {
     public static final String SCHEMA = "jpmpi-accounting-1";
     /**
      * The most bytes of a record, line end included: what a pipe or a FIFO takes whole (PIPE_BUF).
@@ -58,9 +60,27 @@ public record AccountingRecord(String job, String user, String exe, String host,
         Objects.requireNonNull(exe);
         Objects.requireNonNull(end);
         top = List.copyOf(top);
+        if (samples < -1) {
+            throw new IllegalArgumentException("samples " + samples);
+        }
     }
 
-    /** A function of the top five: seconds summed over the ranks, calls likewise. */
+    /** A counted record (every call counted and timed): no samples. */
+    public AccountingRecord(String job, String user, String exe, String host, String mpi, Instant start, Instant end,
+                            double wallS, int ranks, int nodes, double coreH, double mpiPct, List<Top> top, Hwc hwc,
+                            double acctMs) {
+        this(job, user, exe, host, mpi, start, end, wallS, ranks, nodes, coreH, mpiPct, top, hwc, acctMs, -1);
+    }
+
+    /** Whether MPI % and the top come from samples (the top then has no calls). */
+    public boolean sampled() {
+        return samples >= 0;
+    }
+
+    /**
+     * A function of the top five: seconds summed over the ranks, calls likewise (-1: not counted,
+     * in a sampled record).
+     */
     public record Top(String function, double seconds, long calls) {
     }
 
@@ -118,10 +138,15 @@ public record AccountingRecord(String job, String user, String exe, String host,
                 g.writeStartArray();
                 g.writeString(t.function);
                 g.writeNumber(decimal(t.seconds, 6));
-                g.writeNumber(t.calls);
+                if (!sampled()) {
+                    g.writeNumber(t.calls);
+                }
                 g.writeEndArray();
             }
             g.writeEndArray();
+            if (sampled()) {
+                g.writeNumberField("samples", samples);
+            }
             if (hwc != null) {
                 g.writeObjectFieldStart("hwc");
                 g.writeBooleanField("hardware", hwc.hardware);
@@ -207,6 +232,7 @@ public record AccountingRecord(String job, String user, String exe, String host,
         List<Top> top = List.of();
         Hwc hwc;
         double acctMs = Double.NaN;
+        long samples = -1;
 
         void read(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
             switch (name) {
@@ -231,6 +257,12 @@ public record AccountingRecord(String job, String user, String exe, String host,
                 case "top" -> top = top(v, p);
                 case "hwc" -> hwc = hwc(v, p);
                 case "acct_ms" -> acctMs = nonNegative(name, v, p);
+                case "samples" -> {
+                    samples = longValue(name, v, p);
+                    if (samples < 0) {
+                        throw new FormatException("samples " + samples + " is negative");
+                    }
+                }
                 default -> p.skipChildren();
             }
         }
@@ -252,7 +284,7 @@ public record AccountingRecord(String job, String user, String exe, String host,
                 throw new FormatException("ranks " + ranks + " is not positive");
             }
             return new AccountingRecord(job, user, exe, host, mpi, start, end, wallS, ranks, nodes, coreH, mpiPct,
-                    top, hwc, acctMs);
+                    top, hwc, acctMs, samples);
         }
 
         private static String text(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
@@ -309,7 +341,7 @@ public record AccountingRecord(String job, String user, String exe, String host,
                 String fn = text("top function", p.nextToken(), p);
                 double s = nonNegative("top seconds", p.nextToken(), p);
                 JsonToken t = p.nextToken();
-                long calls = 0;
+                long calls = -1;
                 if (t != JsonToken.END_ARRAY) {
                     calls = longValue("top calls", t, p);
                     t = p.nextToken();
