@@ -119,6 +119,29 @@ class AccountingLineTest {
         same(record("j", "u", "/x", 0, 1, 0, List.of(), new AccountingRecord.Hwc(false, ev), 0), List.of());
     }
 
+    /**
+     * A sampled record (the tool alone): the functions' samples order the top but are not written
+     * (no calls: [function, seconds]), and "samples" follows the top.
+     */
+    @Test
+    void sampledRecordHasNoCallsAndItsSamples() throws Exception {
+        List<Fn> functions = List.of(new Fn("MPI_Allreduce", 1.25, 1250), new Fn("MPI_Barrier", 0.61, 610),
+                new Fn("MPI_Wait", 0, 0));
+        List<AccountingRecord.Top> top = top(functions).stream()
+                .map(t -> new AccountingRecord.Top(t.function(), t.seconds(), -1)).toList();
+        AccountingRecord r = new AccountingRecord("77", "bob", "/apps/x", "node-07", "mpich 4.0.2",
+                Instant.ofEpochSecond(1_790_000_000L), Instant.ofEpochSecond(1_790_000_003L), 3.006, 2, 1,
+                2 * 3.006 / 3600, 26.12, top, null, 0.4, 6012);
+        String out = acctfmt(input(r, functions) + "samples\t6012\n");
+        assertEquals("dropped=0\n" + r.toJson() + "\n", out);
+        assertTrue(r.toJson().contains("\"top\":[[\"MPI_Allreduce\",1.25],[\"MPI_Barrier\",0.61]],\"samples\":6012,"),
+                r.toJson());
+        AccountingRecord back = AccountingRecord.parse(out.substring(out.indexOf('\n') + 1).stripTrailing());
+        assertEquals(r.top(), back.top());
+        assertEquals(6012, back.samples());
+        assertTrue(back.sampled());
+    }
+
     @Test
     void stringsEscapedAsTheJavaModelDoes() throws Exception {
         StringBuilder controls = new StringBuilder();
