@@ -48,9 +48,13 @@ for ((i = 1; i <= runs; i++)); do
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
         "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
         "JPMPI_PROFILE_QUIET=1" >>"$out"
-    # jpmpi's accounting tool: the same recorder over a C level that only has MPI_Init* and
-    # MPI_Finalize (no JVM); its cost per call is the recorder's.
+    # jpmpi's accounting tool as --tools accounting lists it: a C level that only has MPI_Init* and
+    # MPI_Finalize and samples the stack 100 times a second (no JVM, nothing on other calls); and
+    # with the recorder above it (every call counted and timed: the recorder's cost, as profile).
     cmd=("$b/percall" "accounting" "$calls" "$rounds")
+    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" \
+        "JPMPI_ACCOUNTING_FILE=$profile_out/accounting.jsonl" >>"$out"
+    cmd=("$b/percall" "accounting-counted" "$calls" "$rounds")
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$accounting_lib" \
         "JPMPI_ACCOUNTING_FILE=$profile_out/accounting.jsonl" >>"$out"
     # jpmpi's mpit tool: by default it reads at MPI_Init, MPI_Pcontrol and MPI_Finalize only (no upcall
