@@ -63,7 +63,7 @@ class AccountingJobsTest {
         }
     }
 
-    /** The tool's two C levels, as --tools accounting lists them: no JVM. */
+    /** The recorder over the accounting level (counted: every call timed; --tools profile,accounting). */
     static MpiRun accounting(Impl impl, int ranks) {
         Parts p = Parts.of(impl);
         return MpiRun.on(impl).ranks(ranks).levels(MpiRun.entry(p.recorder, p.accounting));
