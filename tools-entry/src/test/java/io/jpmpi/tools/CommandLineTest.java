@@ -184,8 +184,7 @@ class CommandLineTest {
         Cli r = Cli.run("run", "--dry-run", "--tools", "accounting", "--", "mpirun", "-np", "2", OMPI_PINGPONG);
         assertEquals(0, r.exit(), r::describe);
         String line = r.out().trim();
-        assertTrue(line.contains(" -x JPMPI_TOOLS_ENTRY=" + layout.profileRecorder(impl) + ","
-                + layout.accountingLevel(impl) + " "), line);
+        assertTrue(line.contains(" -x JPMPI_TOOLS_ENTRY=" + layout.accountingLevel(impl) + " "), line);
         assertTrue(line.contains(" -x LD_PRELOAD=" + dispatcher(Impl.OPENMPI) + " "), line);
         assertFalse(line.contains("libjsig") || line.contains("JAVA_HOME") || line.contains("JPMPI_JAVA_")
                 || line.contains("JPMPI_OUTPUT_DIR"), line);
