@@ -42,12 +42,11 @@ static struct mps_entry mps_entries[MPS_MAX_ENTRIES];
 static int mps_nentries;
 static struct mps_segment mps_segments[MPS_MAX_SEGMENTS];
 static int mps_nsegments;
-static const char *mps_names[MPS_MAX_FUNCS];
 static int mps_nfuncs;
 
 /* Written by the handler only, on the sampled thread; read after mps_stop on that thread. */
 static uint64_t mps_counts[MPS_MAX_FUNCS];
-static uint64_t mps_total, mps_mpi, mps_cost;
+static uint64_t mps_total, mps_mpi;
 
 static uint64_t mps_period;
 static volatile sig_atomic_t mps_on;
@@ -120,7 +119,6 @@ static int mps_tables(char *why, size_t whylen)
     int depth = levels();
     for (int f = 0; f < mps_nfuncs; f++) {
         const char *fname = name(f);
-        mps_names[f] = fname;
         if (!fname) {
             continue;
         }
@@ -270,13 +268,6 @@ static _Unwind_Reason_Code mps_frame(struct _Unwind_Context *ctx, void *arg)
     return _URC_NO_REASON;
 }
 
-static uint64_t mps_now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void mps_handler(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
@@ -291,7 +282,6 @@ static void mps_handler(int sig, siginfo_t *si, void *uc)
         return;
     }
     int saved = errno;
-    uint64_t t0 = mps_now_ns();
     struct mps_walk w = {0, -1};
     _Unwind_Backtrace(mps_frame, &w);
     mps_total += weight;
@@ -299,7 +289,6 @@ static void mps_handler(int sig, siginfo_t *si, void *uc)
         mps_mpi += weight;
         mps_counts[w.fn] += weight;
     }
-    mps_cost += mps_now_ns() - t0;
     errno = saved;
 }
 
@@ -387,7 +376,7 @@ int mps_start(int hz, char *why, size_t whylen)
         return -1;
     }
     memset(mps_counts, 0, sizeof mps_counts);
-    mps_total = mps_mpi = mps_cost = mps_owed = mps_asleep = 0;
+    mps_total = mps_mpi = mps_owed = mps_asleep = 0;
     mps_period = 1000000000u / (unsigned)hz;
     mps_target = pthread_self();
     struct sigaction sa;
@@ -450,16 +439,6 @@ void mps_stop(void)
     pthread_sigmask(SIG_SETMASK, &before, NULL);
 }
 
-int mps_functions(void)
-{
-    return mps_nfuncs;
-}
-
-const char *mps_name(int f)
-{
-    return f >= 0 && f < mps_nfuncs ? mps_names[f] : NULL;
-}
-
 uint64_t mps_samples(void)
 {
     return mps_total + mps_asleep;
@@ -478,9 +457,4 @@ uint64_t mps_function_samples(int f)
 uint64_t mps_period_ns(void)
 {
     return mps_period;
-}
-
-uint64_t mps_cost_ns(void)
-{
-    return mps_cost;
 }

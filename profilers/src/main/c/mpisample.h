@@ -42,10 +42,6 @@ int mps_start(int hz, char *why, size_t whylen);
 /* Stops the sampler thread (pending samples are dropped) and gives SIGPROF back as it was. */
 void mps_stop(void);
 
-/* MPI functions the counts are kept for (the dispatcher's), and the name of function f. */
-int mps_functions(void);
-const char *mps_name(int f);
-
 /*
  * The counts after mps_stop: samples in all (the thread asleep included), in MPI (any function),
  * and per function. Samples sent while one was still pending (the thread had no core) count where
@@ -53,12 +49,9 @@ const char *mps_name(int f);
  */
 uint64_t mps_samples(void);
 uint64_t mps_in_mpi(void);
-uint64_t mps_function_samples(int f);
+uint64_t mps_function_samples(int f); /* f: the dispatcher's function index */
 
 /* The nanoseconds a sample stands for (1e9 / hz). */
 uint64_t mps_period_ns(void);
-
-/* Nanoseconds the handler took in all: what the stack walks cost the sampled thread. */
-uint64_t mps_cost_ns(void);
 
 #endif
