@@ -19,7 +19,8 @@ if [[ "${1:-}" == "--rebuild" ]]; then
 fi
 jpmpi_ensure_packages || exit 1
 jpmpi_find_jdk || exit 1
-if ((rebuild)) || [[ ! -f "$JPMPI_ROOT/tools-entry/target/jpmpi-app/jpmpi-tools-entry.jar" ]]; then
+built=("$JPMPI_ROOT"/dist/target/jpmpi-*/share/jpmpi/java/launcher/jpmpi-tools-entry.jar)
+if ((rebuild)) || [[ ! -f "${built[0]}" ]]; then
     jpmpi_log "building jpmpi (./mvnw install -DskipTests): a few minutes the first time"
     jpmpi_mvn -q install -DskipTests || { jpmpi_log "the Maven build failed"; exit 1; }
 fi

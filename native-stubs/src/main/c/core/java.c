@@ -2,18 +2,20 @@
  * java.c - the one JVM of a process with Java levels, created through the JNI invocation API at
  * the first MPI call, before that call goes on (so Java levels see MPI_Init).
  *
- * Where things come from, in order:
- *   JDK        JPMPI_JAVA_HOME, then JAVA_HOME; its `release` file must say 22 or later.
- *   runtime    JPMPI_JAVA_CLASSPATH: the jpmpi Java runtime (jpmpi-layering and its dependencies).
+ * Where things come from, in order (the install layout: io.jpmpi.specs.InstallLayout):
+ *   JDK        JPMPI_JAVA_HOME, then JAVA_HOME, then java.home in the installation's
+ *              share/jpmpi/jpmpi.properties; its `release` file must say 22 or later.
+ *   runtime    JPMPI_JAVA_CLASSPATH, else the installation's share/jpmpi/java/runtime, found from
+ *              this library's own place (lib/<mpi>/), so a tree works wherever it is moved.
  *   archive    JPMPI_JAVA_AOT if set (empty: none), else jpmpi-jdk<N>.aot beside the first jar of
- *              the runtime: an AOT cache (JDK >= 25) or CDS archive the build made for that JDK.
- *   options    JPMPI_JAVA_OPTIONS, appended (space-separated).
- * The JVM is told to keep out of the application's way: no signal handlers beyond what it needs
- * (-Xrs), everything it prints on stderr, no hsperfdata file, a small serial heap.
+ *              the runtime, used only where its .info file says it was made for this JDK and this
+ *              class path (the JVM refuses a cache made for other paths, loudly on every rank).
+ *   options    the list in jvm.options (compiled in), then JPMPI_JAVA_OPTIONS (space-separated).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <jni.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "jpmpi_core.h"
+#include "jpmpi_jvm_options.h"
 #include "jpmpi_settings.h"
 
 #define JPMPI_MIN_JDK 22
 #define MAX_OPTIONS 64
+
+static const char *const jpmpi_runtime_jars[] = JPMPI_LAYOUT_RUNTIME_JARS;
 
 typedef jint (*create_vm_t)(JavaVM **, void **, void *);
 
@@ -86,8 +91,52 @@ static int jdk_major(const char *home)
     return major;
 }
 
-/* The default archive: jpmpi-jdk<N>.aot in the directory of the first classpath entry. */
-static void default_archive(const char *classpath, int major, char *out, size_t outlen)
+/* The value of `key=` in a file of key=value lines, or an empty string. */
+static void file_value(const char *path, const char *key, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return;
+    }
+    char line[4608];
+    size_t klen = strlen(key);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, klen) == 0 && line[klen] == '=') {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(out, outlen, "%s", line + klen + 1);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* A path in the installation this library belongs to (its prefix: the directory above lib/<mpi>/),
+ * without symbolic links or dot-dots, as the launcher and the AOT training spell it. */
+static int install_path(const char *relative, char *out, size_t outlen)
+{
+    Dl_info info;
+    if (dladdr((void *)jpmpi_java_start, &info) == 0 || info.dli_fname == NULL) {
+        return -1;
+    }
+    char prefix[PATH_MAX];
+    if (realpath(info.dli_fname, prefix) == NULL) {
+        return -1;
+    }
+    for (int up = 0; up <= JPMPI_LAYOUT_LIB_DEPTH; up++) {
+        char *slash = strrchr(prefix, '/');
+        if (slash == NULL) {
+            return -1;
+        }
+        *slash = '\0';
+    }
+    int len = snprintf(out, outlen, "%s/%s", prefix, relative);
+    return len < 0 || (size_t)len >= outlen ? -1 : 0;
+}
+
+/* The default archive: jpmpi-jdk<N>.aot in the directory of the first classpath entry, if its
+ * .info file says it was made for this JDK and this class path. */
+static void default_archive(const char *classpath, const char *home, int major, char *out, size_t outlen)
 {
     out[0] = '\0';
     char first[2048];
@@ -101,10 +150,16 @@ static void default_archive(const char *classpath, int major, char *out, size_t 
         return;
     }
     *slash = '\0';
-    snprintf(out, outlen, "%s/jpmpi-jdk%d.aot", first, major);
-    if (access(out, R_OK) != 0) {
-        out[0] = '\0';
+    char cache[2100], info[2200], made_home[4096], made_cp[4096], real_home[PATH_MAX], real_made[PATH_MAX];
+    snprintf(cache, sizeof cache, "%s/jpmpi-jdk%d.aot", first, major);
+    snprintf(info, sizeof info, "%s" JPMPI_LAYOUT_AOT_INFO_SUFFIX, cache);
+    file_value(info, JPMPI_LAYOUT_AOT_JAVA_HOME_KEY, made_home, sizeof made_home);
+    file_value(info, JPMPI_LAYOUT_AOT_CLASSPATH_KEY, made_cp, sizeof made_cp);
+    if (access(cache, R_OK) != 0 || strcmp(made_cp, classpath) != 0 || realpath(home, real_home) == NULL
+        || realpath(made_home, real_made) == NULL || strcmp(real_home, real_made) != 0) {
+        return;
     }
+    snprintf(out, outlen, "%s", cache);
 }
 
 struct options {
@@ -178,9 +233,17 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         home = getenv(JPMPI_SETTING_JAVA_HOME_ALIAS);
         home_var = JPMPI_SETTING_JAVA_HOME_ALIAS;
     }
+    static char installed_home[2048], properties[PATH_MAX];
+    if ((home == NULL || *home == '\0')
+        && install_path(JPMPI_LAYOUT_PROPERTIES, properties, sizeof properties) == 0) {
+        file_value(properties, JPMPI_LAYOUT_JAVA_HOME_KEY, installed_home, sizeof installed_home);
+        home = installed_home;
+        home_var = properties;
+    }
     if (home == NULL || *home == '\0') {
         snprintf(err, errlen, "Java levels need a JDK >= %d, and neither " JPMPI_SETTING_JAVA_HOME " nor "
-                 JPMPI_SETTING_JAVA_HOME_ALIAS " is set",
+                 JPMPI_SETTING_JAVA_HOME_ALIAS " is set (nor " JPMPI_LAYOUT_JAVA_HOME_KEY " in an installation's "
+                 "jpmpi.properties)",
                  JPMPI_MIN_JDK);
         return -1;
     }
@@ -195,10 +258,25 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         return -1;
     }
     const char *classpath = getenv(JPMPI_SETTING_JAVA_CLASSPATH);
+    static char installed_cp[PATH_MAX * 2];
     if (classpath == NULL || *classpath == '\0') {
-        snprintf(err, errlen, JPMPI_SETTING_JAVA_CLASSPATH " is not set; it names the jpmpi Java runtime "
-                 "(the jpmpi launcher sets it)");
-        return -1;
+        char runtime[PATH_MAX];
+        if (install_path(JPMPI_LAYOUT_RUNTIME, runtime, sizeof runtime) != 0 || access(runtime, R_OK) != 0) {
+            snprintf(err, errlen, JPMPI_SETTING_JAVA_CLASSPATH " is not set and this dispatcher is not in a jpmpi "
+                     "installation (no %s); set it to the jpmpi Java runtime's jars", runtime);
+            return -1;
+        }
+        size_t used = 0;
+        for (size_t i = 0; i < sizeof jpmpi_runtime_jars / sizeof jpmpi_runtime_jars[0]; i++) {
+            int len = snprintf(installed_cp + used, sizeof installed_cp - used, "%s%s/%s", i ? ":" : "", runtime,
+                               jpmpi_runtime_jars[i]);
+            if (len < 0 || used + (size_t)len >= sizeof installed_cp) {
+                snprintf(err, errlen, "the path of the jpmpi Java runtime is too long: %s", runtime);
+                return -1;
+            }
+            used += (size_t)len;
+        }
+        classpath = installed_cp;
     }
     char libjvm[4096];
     snprintf(libjvm, sizeof libjvm, "%s/lib/server/libjvm.so", home);
@@ -217,28 +295,9 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
 
     static struct options opts; /* large; used once */
     add(&opts, NULL, "-Djava.class.path=%s", classpath);
-    add(&opts, NULL, "-Xrs");
-    add(&opts, NULL, "-XX:+UseSerialGC");
-    add(&opts, NULL, "-XX:-UsePerfData");
-    /* With -Xrs the JVM would start its attach listener at once: one more thread and a socket file
-     * in /tmp per rank. JPMPI_JAVA_OPTIONS=-XX:-DisableAttachMechanism brings it back (jcmd). */
-    add(&opts, NULL, "-XX:+DisableAttachMechanism");
-    add(&opts, NULL, "-Xms8m");
-    /* A young generation of 1 MB to start with (it grows with the heap): the start's garbage then
-     * reuses the same pages instead of touching 2.7 MB of fresh ones (measured: -1.1 MB of RSS). */
-    add(&opts, NULL, "-XX:NewSize=1m");
-    /* Compile later: on a few cores the JIT threads would otherwise compete with the start itself
-     * (measured: Java levels' start 175 -> 100 ms); the hot path still compiles within a few
-     * hundred thousand calls. */
-    add(&opts, NULL, "-XX:CompileThresholdScaling=20");
-    add(&opts, NULL, "-XX:ReservedCodeCacheSize=32m");
-    add(&opts, NULL, "-XX:MaxMetaspaceSize=128m");
-    add(&opts, NULL, "-Xlog:disable");
-    add(&opts, NULL, "-Xlog:all=warning:stderr");
-    /* The AOT cache is an optimisation: where part of it does not fit (JDK 25 reports adapter
-     * blobs it cannot link), the JVM falls back quietly instead of warning on every rank. */
-    add(&opts, NULL, "-Xlog:aot*=error:stderr");
-    add(&opts, NULL, "--enable-native-access=ALL-UNNAMED");
+    for (size_t i = 0; i < sizeof jpmpi_jvm_options / sizeof jpmpi_jvm_options[0]; i++) {
+        add(&opts, NULL, "%s", jpmpi_jvm_options[i]);
+    }
     add(&opts, NULL, "-Djpmpi.jdk.major=%d", major);
     add(&opts, (void *)vm_vfprintf, "vfprintf");
     add(&opts, (void *)vm_exit, "exit");
@@ -248,7 +307,7 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     if (aot) {
         snprintf(archive, sizeof archive, "%s", aot);
     } else {
-        default_archive(classpath, major, archive, sizeof archive);
+        default_archive(classpath, home, major, archive, sizeof archive);
     }
     if (archive[0]) {
         if (major >= 25) {

@@ -29,38 +29,41 @@ public final class BuiltinTools {
         }
     }
 
+    /** How to get a missing part: every tool is in the installation the build assembles. */
+    private static final String BUILD = "./mvnw install -DskipTests in the source tree, then bin/jpmpi install --prefix DIR";
+
     private static final List<Tool> ALL = List.of(
             new Tool("profile",
                     "jpmpi's profiler: calls, time and bytes per function, message sizes, the rank-to-rank matrix;"
                             + " profile.json, report.txt and report.html in the output directory",
                     List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder),
                             new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.profileJar())),
-                    "./mvnw install -DskipTests"),
+                    BUILD),
             new Tool("mpit",
                     "MPI_T performance variables per MPI function and Pcontrol region, control variables set before"
                             + " MPI_Init (JPMPI_MPIT_*); mpit.json and mpit.txt in the output directory",
                     List.of(new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.mpitJar())),
-                    "./mvnw install -DskipTests"),
+                    BUILD),
             new Tool("hwc",
                     "hardware counters split inside vs outside MPI per rank (instructions, cycles, FP operations;"
                             + " software events without a PMU); hwc.json and hwc.txt in the output directory",
                     List.of(new Part(EntryList.Kind.C_TOOL, Layout::hwcLevel),
                             new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.hwcJar())),
-                    "./mvnw install -DskipTests"),
+                    BUILD),
             new Tool("accounting",
                     "one line per job (user, executable, ranks, nodes, wall time, MPI %, top functions, counters)"
                             + " appended at MPI_Finalize to JPMPI_ACCOUNTING_FILE; jpmpi accounting summary adds them up",
                     List.of(new Part(EntryList.Kind.C_TOOL, Layout::accountingLevel)),
-                    "./mvnw install -DskipTests"),
+                    BUILD),
             new Tool("java-counter",
                     "example Java level (examples/java-counter): calls and bytes per function, one line per rank",
                     List.of(new Part(EntryList.Kind.JAVA_LEVEL,
                             (layout, impl) -> layout.javaCounterJar().orElse(null))),
-                    "./mvnw install -DskipTests"),
+                    BUILD),
             new Tool("mpicount",
                     "example C PMPI tool (examples/c-tools): a call/time/byte table per rank",
-                    List.of(new Part(EntryList.Kind.C_TOOL, (layout, impl) -> cToolPath(layout, impl, "libmpicount.so"))),
-                    "jpmpi demo builds it, or make -C examples/c-tools MPICC=<mpicc> OUT=target/<impl>"));
+                    List.of(new Part(EntryList.Kind.C_TOOL, (layout, impl) -> layout.exampleCTool(impl, "libmpicount.so"))),
+                    BUILD));
 
     private BuiltinTools() {
     }
@@ -77,8 +80,4 @@ public final class BuiltinTools {
         return ALL.stream().filter(t -> t.name.equals(name)).findFirst();
     }
 
-    /** Where an example C tool is built for {@code impl}. */
-    static Path cToolPath(Layout layout, MpiImpl impl, String file) {
-        return layout.cToolsDir().resolve("target").resolve(impl.id()).resolve(file);
-    }
 }

@@ -1,6 +1,7 @@
 package io.jpmpi.tools;
 
 import io.jpmpi.profilers.report.Reports;
+import io.jpmpi.specs.InstallLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,27 +15,27 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpmpi demo}: the README's main job. Builds jpmpi if a part is missing, compiles the halo
- * exchange demo (examples/halo-demo) and runs it on 4 ranks through the launcher's own path
+ * {@code jpmpi demo}: the README's main job. Compiles the halo exchange demo (the installation's
+ * share/jpmpi/examples/halo-demo) and runs it on 4 ranks through the launcher's own path
  * ({@link Job}) with jpmpi's profiler (a C level that records, a Java level that aggregates) over
- * the example Java level, then prints the profile's report.
+ * the example Java level, then prints the profile's report. It works in the example's build/
+ * folder where the installation is writable (the development tree), else in ./jpmpi-demo.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Build what is missing, compile the halo-exchange demo and run it on 4 ranks through jpmpi"
+        description = {"Compile the halo-exchange demo and run it on 4 ranks through jpmpi"
                 + " with jpmpi's profiler over an example Java level, printing the profile's report.",
                 "Arguments after -- go to the demo: [cells-per-rank [iterations [tolerance]]]."})
 public final class DemoCommand implements Callable<Integer> {
     /** The tools the demo runs with, top first. */
     static final String TOOLS = "profile,java-counter";
+    /** Where the demo is compiled and run, in the example's folder when that is writable. */
+    static final String BUILD_DIR = "build";
 
     @Option(names = "--mpi", paramLabel = "IMPL", defaultValue = "openmpi", description = "openmpi (default) or mpich.")
     String mpi;
 
     @Option(names = "--np", paramLabel = "N", defaultValue = "4", description = "Ranks (default 4).")
     int np;
-
-    @Option(names = "--rebuild", description = "Run the Maven build even if everything is there.")
-    boolean rebuild;
 
     @Option(names = {"-v", "--verbose"}, description = "Show the level table and the command.")
     boolean verbose;
@@ -60,8 +61,9 @@ public final class DemoCommand implements Callable<Integer> {
             throw new JpmpiException(ExitCode.NOT_BUILT, "demo: " + impl.mpicc() + " is not on PATH (install "
                     + impl.displayName() + ", or set " + impl.mpiccSetting().env() + ")");
         }
-        build(layout, impl);
-        Path work = layout.demoDir().resolve("target").resolve(impl.id());
+        checkInstalled(layout, impl);
+        Path work = (Files.isWritable(layout.demoDir()) ? layout.demoDir().resolve(BUILD_DIR)
+                : Path.of("jpmpi-demo").toAbsolutePath()).resolve(impl.id());
         Path halo = work.resolve("halo");
         try {
             Files.createDirectories(work);
@@ -115,21 +117,18 @@ public final class DemoCommand implements Callable<Integer> {
         return rc;
     }
 
-    /** Runs the Maven build when a part the demo needs is missing (or --rebuild). */
-    private void build(Layout layout, MpiImpl impl) throws JpmpiException {
-        List<Path> needed = new ArrayList<>(List.of(layout.dispatcher(impl.id()),
-                layout.javaRuntimeDir().resolve("jpmpi-layering.jar"), layout.profileRecorder(impl),
+    /** Refuses to start when a part the demo needs is not in the installation. */
+    private static void checkInstalled(Layout layout, MpiImpl impl) throws JpmpiException {
+        List<Path> needed = new ArrayList<>(List.of(layout.dispatcher(impl.id()), layout.demoDir().resolve("halo.c"),
+                layout.javaRuntimeDir().resolve(InstallLayout.RUNTIME_JARS[0]), layout.profileRecorder(impl),
                 layout.profileJar()));
-        boolean missing = needed.stream().anyMatch(p -> !Files.isRegularFile(p)) || layout.javaCounterJar().isEmpty();
-        if (!missing && !rebuild) {
-            return;
-        }
-        ctx.note("building jpmpi (./mvnw install -DskipTests): first time only");
-        Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"));
-        int rc = Processes.runForeground(List.of(layout.mavenWrapper().toString(), "-B", "-q", "-f",
-                layout.home().resolve("pom.xml").toString(), "install", "-DskipTests"), env);
-        if (rc != 0) {
-            throw new JpmpiException(ExitCode.CANNOT_START, "demo: the Maven build failed (exit " + rc + ")");
+        layout.javaCounterJar().ifPresentOrElse(needed::add, () -> needed.add(layout.home().resolve(
+                InstallLayout.JAVA_TOOLS).resolve("java-counter")));
+        for (Path p : needed) {
+            if (!Files.exists(p)) {
+                throw new JpmpiException(ExitCode.NOT_BUILT, "demo: this installation (" + layout.home() + ") lacks "
+                        + p + "; in the source tree, ./demo.sh --rebuild builds it");
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.specs.InstallLayout;
 import io.jpmpi.specs.Settings;
 import io.jpmpi.specs.tool.Toolchain;
 import java.io.IOException;
@@ -122,21 +123,23 @@ public final class DoctorCommand implements Callable<Integer> {
 
     private boolean checkJavaRuntime(Optional<Jdk> jdk) {
         Path dir = ctx.layout().javaRuntimeDir();
-        if (!Files.isRegularFile(dir.resolve("jpmpi-layering.jar")) || !Files.isRegularFile(dir.resolve("asm.jar"))) {
-            line(Status.FAIL, "jpmpi Java runtime: " + dir + " lacks jpmpi-layering.jar or asm.jar",
-                    "build jpmpi: ./mvnw install -DskipTests in " + ctx.layout().home());
-            return false;
+        for (String jar : InstallLayout.RUNTIME_JARS) {
+            if (!Files.isRegularFile(dir.resolve(jar))) {
+                line(Status.FAIL, "jpmpi Java runtime: " + dir + " lacks " + jar, "reinstall jpmpi (bin/jpmpi install"
+                        + " --prefix DIR from a complete tree)");
+                return false;
+            }
         }
         line(Status.OK, "jpmpi Java runtime: " + dir, null);
         if (jdk.isPresent()) {
-            int major = jdk.get().major();
-            Optional<Path> aot = ctx.layout().aotCache(major);
-            if (aot.isPresent()) {
-                line(Status.OK, "AOT cache for JDK " + major + ": " + aot.get().getFileName() + " (fast JVM start)", null);
+            Optional<String> unfit = AotCache.unfit(ctx.layout(), jdk.get());
+            if (unfit.isEmpty()) {
+                line(Status.OK, "AOT cache for JDK " + jdk.get().major() + ": "
+                        + ctx.layout().aotCachePath(jdk.get().major()).getFileName() + " (fast JVM start)", null);
             } else {
-                line(Status.WARN, "no AOT cache for JDK " + major + " in " + dir + ": Java levels start about 3x slower",
-                        major >= 25 ? "build jpmpi with this JDK (JAVA_HOME=" + jdk.get().home() + " ./mvnw install)"
-                                : "use a JDK >= 25, for which the build makes one");
+                line(Status.WARN, unfit.get() + ": Java levels start without it, about 3x slower",
+                        jdk.get().major() >= AotCache.MIN_MAJOR ? ctx.layout().home().resolve(
+                                InstallLayout.LAUNCHER_SCRIPT) + " aot" : "use a JDK >= " + AotCache.MIN_MAJOR);
             }
         }
         return true;
@@ -187,7 +190,8 @@ public final class DoctorCommand implements Callable<Integer> {
         String name = impl.displayName();
         Layout layout = ctx.layout();
         Path so = layout.dispatcher(impl.id());
-        String rebuild = "rebuild jpmpi where " + impl.mpicc() + " is the installed one: ./mvnw install -DskipTests";
+        String rebuild = "rebuild jpmpi where " + impl.mpicc() + " is the installed one (./mvnw install -DskipTests), then"
+                + " bin/jpmpi install --prefix DIR";
         if (!Files.isRegularFile(so)) {
             line(Status.FAIL, name + " dispatcher: " + so + " is missing", rebuild);
             return false;

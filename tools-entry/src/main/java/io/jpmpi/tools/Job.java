@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.specs.InstallLayout;
 import io.jpmpi.specs.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,14 +68,13 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
                         + String.join("; ", problems) + " (set " + Settings.JAVA_HOME.env() + " to a JDK >= "
                         + Jdk.MIN_MAJOR + ")");
             }
-            if (!Files.isRegularFile(layout.javaRuntimeDir().resolve("jpmpi-layering.jar"))) {
-                throw new JpmpiException(ExitCode.NOT_BUILT, "the jpmpi Java runtime is not built ("
-                        + layout.javaRuntimeDir() + "): ./mvnw install -DskipTests");
+            if (!Files.isRegularFile(layout.javaRuntimeDir().resolve(InstallLayout.RUNTIME_JARS[0]))) {
+                throw new JpmpiException(ExitCode.NOT_BUILT, "this jpmpi installation has no Java runtime ("
+                        + layout.javaRuntimeDir() + " lacks " + InstallLayout.RUNTIME_JARS[0] + ")");
             }
             // The JVM's signal handlers must chain with those the MPI library installs.
             preload.add(jdk.libjsig().toString());
             rank.put(Settings.JAVA_HOME.alias(), jdk.home().toString());
-            rank.put(Settings.JAVA_CLASSPATH.env(), layout.javaClasspath());
         }
         preload.add(dispatcher.toString());
         if (entries.preload()) {

@@ -15,6 +15,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.",
         subcommands = {RunCommand.class, DoctorCommand.class, FunctionsCommand.class, DemoCommand.class,
                 ConfigCommand.class, ReportCommand.class, MpitCommand.class, AccountingCommand.class,
+                InstallCommand.class, AotCommand.class,
                 CommandLine.HelpCommand.class})
 public final class JpmpiCommand implements Callable<Integer> {
     @Spec

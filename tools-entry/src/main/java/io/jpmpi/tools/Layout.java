@@ -1,13 +1,17 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.specs.InstallLayout;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
- * Where jpmpi's parts are, below its home directory (the checkout bin/jpmpi belongs to; the script
- * passes it as the system property {@code jpmpi.home}). This is the one place that knows the
- * layout; everything else asks it.
+ * Where jpmpi's parts are in the installation this launcher belongs to ({@link InstallLayout};
+ * bin/jpmpi passes the installation's prefix as the system property {@code jpmpi.home}). The
+ * development build assembles the same tree, so nothing here knows the source tree.
  */
 public record Layout(Path home) {
     public static final String HOME_PROPERTY = "jpmpi.home";
@@ -21,9 +25,9 @@ public record Layout(Path home) {
         return new Layout(Path.of(home).toAbsolutePath().normalize());
     }
 
-    /** native/&lt;impl&gt;: the dispatcher built for one MPI implementation. */
+    /** lib/&lt;impl&gt;: the dispatcher built for one MPI implementation, and the C levels of the tools. */
     public Path nativeDir(String impl) {
-        return home.resolve("native-stubs/target/classes/native").resolve(impl);
+        return home.resolve(InstallLayout.LIB).resolve(impl);
     }
 
     public Path dispatcher(String impl) {
@@ -35,24 +39,60 @@ public record Layout(Path home) {
         return nativeDir(impl).resolve("jpmpi-build.properties");
     }
 
-    /** The Java runtime the ranks' JVM loads (JPMPI_JAVA_CLASSPATH). */
+    /** The Java runtime the ranks' JVM loads; the dispatcher finds it from its own place. */
     public Path javaRuntimeDir() {
-        return home.resolve("layering/target/jpmpi-java");
+        return home.resolve(InstallLayout.JAVA_RUNTIME);
     }
 
+    /** The runtime's class path, as the dispatcher makes it. */
     public String javaClasspath() {
-        return javaRuntimeDir().resolve("jpmpi-layering.jar") + ":" + javaRuntimeDir().resolve("asm.jar");
+        StringBuilder b = new StringBuilder();
+        for (String jar : InstallLayout.RUNTIME_JARS) {
+            b.append(b.isEmpty() ? "" : ":").append(javaRuntimeDir().resolve(jar));
+        }
+        return b.toString();
     }
 
-    /** The AOT cache the build made for JDK {@code major}, if any. */
+    /** The ranks' JVM options, one per line (the AOT training reads them). */
+    public Path jvmOptions() {
+        return javaRuntimeDir().resolve(InstallLayout.JVM_OPTIONS);
+    }
+
+    /** The AOT training's interceptor jar. */
+    public Path trainingJar() {
+        return javaRuntimeDir().resolve(InstallLayout.TRAINING_JAR);
+    }
+
+    /** Where the AOT cache for JDK {@code major} is, made or not. */
+    public Path aotCachePath(int major) {
+        return javaRuntimeDir().resolve(InstallLayout.aotCache(major));
+    }
+
+    /** The AOT cache made for JDK {@code major}, if any. */
     public Optional<Path> aotCache(int major) {
-        Path p = javaRuntimeDir().resolve("jpmpi-jdk" + major + ".aot");
+        Path p = aotCachePath(major);
         return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
+    }
+
+    /** share/jpmpi/jpmpi.properties: the version and the JDK the installation was made for. */
+    public Path propertiesFile() {
+        return home.resolve(InstallLayout.PROPERTIES);
+    }
+
+    /** The installation's properties (empty if the file is missing or unreadable). */
+    public Properties properties() {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(propertiesFile())) {
+            p.load(in);
+        } catch (IOException e) {
+            // an installation without the file: no recorded JDK
+        }
+        return p;
     }
 
     /** This launcher's own jars. */
     public Path appDir() {
-        return home.resolve("tools-entry/target/jpmpi-app");
+        return home.resolve(InstallLayout.JAVA_LAUNCHER);
     }
 
     /** The Java level doctor's smoke run goes through. */
@@ -60,63 +100,59 @@ public record Layout(Path home) {
         return appDir().resolve("jpmpi-probe.jar");
     }
 
-    /** The example Java level (examples/java-counter), if built. */
+    /** A built-in Java level: share/jpmpi/java/tools/&lt;dir&gt;/&lt;jar&gt;. */
+    private Path toolJar(String dir, String jar) {
+        return home.resolve(InstallLayout.JAVA_TOOLS).resolve(dir).resolve(jar);
+    }
+
+    /** The example Java level (examples/java-counter), if installed. */
     public Optional<Path> javaCounterJar() {
-        Path dir = home.resolve("examples/java-counter/target");
-        try (var files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().matches("jpmpi-example-java-counter-.*\\.jar"))
-                    .sorted().findFirst();
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        }
+        Path jar = toolJar("java-counter", "jpmpi-java-counter.jar");
+        return Files.isRegularFile(jar) ? Optional.of(jar) : Optional.empty();
     }
 
-    /** The profile tool's C level for {@code impl} (profilers module). */
+    /** The profile tool's C level for {@code impl}. */
     public Path profileRecorder(MpiImpl impl) {
-        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("libjpmpi-profile.so");
+        return nativeDir(impl.id()).resolve("libjpmpi-profile.so");
     }
 
-    /** The profile tool's Java level (profilers module), its libraries in lib/ beside it. */
+    /** The profile tool's Java level, its libraries in lib/ beside it. */
     public Path profileJar() {
-        return home.resolve("profilers/target/jpmpi-profile/jpmpi-profile.jar");
+        return toolJar("jpmpi-profile", "jpmpi-profile.jar");
     }
 
-    /** The mpit tool's Java level (profilers module; its classes are those of the profile jar). */
+    /** The mpit tool's Java level. */
     public Path mpitJar() {
-        return home.resolve("profilers/target/jpmpi-mpit/jpmpi-mpit.jar");
+        return toolJar("jpmpi-mpit", "jpmpi-mpit.jar");
     }
 
     /** The one-rank program {@code jpmpi mpit list} runs for {@code impl}. */
     public Path mpitProbe(MpiImpl impl) {
-        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("jpmpi-mpit-probe");
+        return home.resolve(InstallLayout.LIBEXEC).resolve(impl.id()).resolve("jpmpi-mpit-probe");
     }
 
-    /** The hwc tool's C level for {@code impl} (profilers module). */
+    /** The hwc tool's C level for {@code impl}. */
     public Path hwcLevel(MpiImpl impl) {
-        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("libjpmpi-hwc.so");
+        return nativeDir(impl.id()).resolve("libjpmpi-hwc.so");
     }
 
-    /** The hwc tool's Java level (profilers module), its libraries in lib/ beside it. */
+    /** The hwc tool's Java level. */
     public Path hwcJar() {
-        return home.resolve("profilers/target/jpmpi-hwc/jpmpi-hwc.jar");
+        return toolJar("jpmpi-hwc", "jpmpi-hwc.jar");
     }
 
-    /** The accounting tool's C level for {@code impl} (profilers module), below the profile recorder. */
+    /** The accounting tool's C level for {@code impl}. */
     public Path accountingLevel(MpiImpl impl) {
-        return home.resolve("profilers/target/native").resolve(impl.id()).resolve("libjpmpi-accounting.so");
+        return nativeDir(impl.id()).resolve("libjpmpi-accounting.so");
     }
 
-    /** The example C tool (examples/c-tools), built per MPI by the demo. */
-    public Path cToolsDir() {
-        return home.resolve("examples/c-tools");
+    /** The example C tool (examples/c-tools) for {@code impl}. */
+    public Path exampleCTool(MpiImpl impl, String file) {
+        return nativeDir(impl.id()).resolve(file);
     }
 
+    /** The demo program's sources. */
     public Path demoDir() {
-        return home.resolve("examples/halo-demo");
-    }
-
-    /** The Maven wrapper that builds everything. */
-    public Path mavenWrapper() {
-        return home.resolve("mvnw");
+        return home.resolve(InstallLayout.EXAMPLES).resolve("halo-demo");
     }
 }

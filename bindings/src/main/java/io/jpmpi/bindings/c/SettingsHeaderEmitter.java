@@ -1,5 +1,6 @@
 package io.jpmpi.bindings.c;
 
+import io.jpmpi.specs.InstallLayout;
 import io.jpmpi.specs.Settings;
 import io.jpmpi.specs.Settings.Setting;
 
@@ -28,7 +29,25 @@ public final class SettingsHeaderEmitter {
                 b.append("#define ").append(macro).append("_ALIAS \"").append(s.alias()).append("\"\n");
             }
         }
+        b.append("\n/* The install layout (io.jpmpi.specs.InstallLayout): paths below the prefix, which is\n"
+                + " * JPMPI_LAYOUT_LIB_DEPTH directories above a library in lib/<mpi>/. */\n");
+        b.append("#define JPMPI_LAYOUT_LIB_DEPTH ").append(InstallLayout.LIB_DEPTH).append('\n');
+        define(b, "JPMPI_LAYOUT_RUNTIME", InstallLayout.JAVA_RUNTIME);
+        define(b, "JPMPI_LAYOUT_PROPERTIES", InstallLayout.PROPERTIES);
+        define(b, "JPMPI_LAYOUT_JAVA_HOME_KEY", InstallLayout.JAVA_HOME_KEY);
+        define(b, "JPMPI_LAYOUT_AOT_INFO_SUFFIX", InstallLayout.AOT_INFO_SUFFIX);
+        define(b, "JPMPI_LAYOUT_AOT_JAVA_HOME_KEY", InstallLayout.AOT_JAVA_HOME_KEY);
+        define(b, "JPMPI_LAYOUT_AOT_CLASSPATH_KEY", InstallLayout.AOT_CLASSPATH_KEY);
+        b.append("#define JPMPI_LAYOUT_RUNTIME_JARS {");
+        for (int i = 0; i < InstallLayout.RUNTIME_JARS.length; i++) {
+            b.append(i > 0 ? ", " : "").append('"').append(InstallLayout.RUNTIME_JARS[i]).append('"');
+        }
+        b.append("}\n");
         b.append("\n#endif\n");
         return b.toString();
+    }
+
+    private static void define(StringBuilder b, String macro, String value) {
+        b.append("#define ").append(macro).append(" \"").append(value).append("\"\n");
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Built-in tools that share a part load it once, first place kept; the accounting tool alone is
  * one C level (no recorder, no Java level: no cost per call, no JVM in the ranks).
  */
-class EntryListTest {
+class EntryListIT {
     @ParameterizedTest
     @ValueSource(strings = {"openmpi", "mpich"})
     void builtInToolsResolveToTheirParts(String id) throws JpmpiException {

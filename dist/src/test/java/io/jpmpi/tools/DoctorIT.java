@@ -60,13 +60,9 @@ class DoctorIT {
         Path home = Jpmpi.HOME;
         Files.createDirectories(fake.resolve("bin"));
         Files.copy(home.resolve("bin/jpmpi"), fake.resolve("bin/jpmpi"), StandardCopyOption.COPY_ATTRIBUTES);
-        Files.createSymbolicLink(fake.resolve("scripts"), home.resolve("scripts"));
-        for (String dir : List.of("tools-entry/target/jpmpi-app", "layering/target/jpmpi-java")) {
-            Files.createDirectories(fake.resolve(dir).getParent());
-            Files.createSymbolicLink(fake.resolve(dir), home.resolve(dir));
-        }
-        Path nativeDir = Files.createDirectories(fake.resolve("native-stubs/target/classes/native"));
-        Path real = home.resolve("native-stubs/target/classes/native");
+        Files.createSymbolicLink(fake.resolve("share"), home.resolve("share"));
+        Path nativeDir = Files.createDirectories(fake.resolve("lib"));
+        Path real = home.resolve("lib");
         Files.createSymbolicLink(nativeDir.resolve("openmpi"), real.resolve("mpich"));
         Files.createSymbolicLink(nativeDir.resolve("mpich"), real.resolve("openmpi"));
 

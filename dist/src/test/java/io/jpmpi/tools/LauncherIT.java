@@ -97,7 +97,8 @@ class LauncherIT {
                     assertTrue(env.getOrDefault("LD_PRELOAD", "").contains("libjsig.so"), () -> "rank " + h.pid() + ": " + env);
                     assertEquals(jar, env.get("JPMPI_TOOLS_ENTRY"), () -> "rank " + h.pid());
                     assertEquals(System.getProperty("java.home"), env.get("JAVA_HOME"));
-                    assertTrue(env.containsKey("JPMPI_JAVA_CLASSPATH"));
+                    // the dispatcher finds the Java runtime from its own place in the installation
+                    assertFalse(env.containsKey("JPMPI_JAVA_CLASSPATH"), () -> "rank " + h.pid() + ": " + env);
                 } else {
                     launcherProcesses++;
                     String cmd = h.info().command().orElse("?");
@@ -151,7 +152,8 @@ class LauncherIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
     void accountingAloneStartsNoJvm(Impl impl) throws Exception {
-        Path acct = Jpmpi.HOME.resolve("profilers/target/test-native").resolve(impl.id).resolve("acct");
+        Path acct = Path.of(System.getProperty("jpmpi.source.root"), "profilers/target/test-native", impl.id, "acct")
+                .normalize();
         assertTrue(Files.isExecutable(acct), () -> "missing " + acct + " (the profilers module builds it)");
         Path records = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "accounting-").resolve("a.jsonl");
         for (String tools : List.of("accounting", "hwc,accounting")) {
@@ -199,7 +201,7 @@ class LauncherIT {
         assertTrue(r.out().contains("| jpmpi profile"), r::describe);
         assertTrue(r.out().contains("ranks       4 on 1 host"), r::describe);
         assertTrue(r.out().lines().anyMatch(l -> l.matches("MPI_Isend +400 .*")), r::describe);
-        Path dir = Path.of(System.getProperty("jpmpi.home"), "examples/halo-demo/target", impl.id, "profile");
+        Path dir = Jpmpi.HOME.resolve("share/jpmpi/examples/halo-demo/build").resolve(impl.id).resolve("profile");
         for (String f : List.of("profile.json", "report.txt", "report.html")) {
             assertTrue(Files.isRegularFile(dir.resolve(f)), () -> dir.resolve(f) + " missing\n" + r.describe());
         }

@@ -1,0 +1,199 @@
+package io.jpmpi.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tarball as a site gets it: unpacked outside the source tree, installed with its own
+ * {@code bin/jpmpi install --prefix}, the installation moved once, and then used from there with
+ * every build folder of the source tree hidden (a private mount namespace puts an empty read-only
+ * file system over each {@code target/}), so nothing can reach back into the build.
+ */
+class InstallTreeIT {
+    private static final Path SOURCE = Path.of(System.getProperty("jpmpi.source.root")).toAbsolutePath().normalize();
+    private static final String VERSION_DIR = Path.of(System.getProperty("jpmpi.home")).getFileName().toString();
+    private static Path work;
+    private static Path prefix;
+    private static List<Path> hidden;
+
+    record Result(int exit, String out, String err) {
+        String describe() {
+            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @BeforeAll
+    static void installAndMove() throws Exception {
+        Path tarball = Path.of(System.getProperty("jpmpi.tarball"));
+        assertTrue(Files.isRegularFile(tarball), () -> tarball + " is missing (the dist module's package makes it)");
+        work = Files.createTempDirectory(Path.of("/tmp"), "jpmpi-install-it-");
+        assertFalse(work.toRealPath().startsWith(SOURCE.toRealPath()), "the test prefix must be outside the source tree");
+        Result untar = run(List.of("tar", "-xzf", tarball.toString(), "-C", work.toString()), Map.of(), work, false);
+        assertEquals(0, untar.exit(), untar::describe);
+        Path unpacked = work.resolve(VERSION_DIR);
+        assertTrue(Files.isExecutable(unpacked.resolve("bin/jpmpi")), () -> "no bin/jpmpi in " + unpacked);
+        try (Stream<Path> files = Files.walk(unpacked)) {
+            assertTrue(files.noneMatch(p -> p.getFileName().toString().endsWith(".aot")),
+                    "the tarball holds no AOT cache: a cache fits only the paths it was made for");
+        }
+        hidden = buildFolders();
+        Path first = work.resolve("first");
+        Result install = run(List.of(unpacked.resolve("bin/jpmpi").toString(), "install", "--prefix", first.toString()),
+                Map.of(), work, true);
+        assertEquals(0, install.exit(), install::describe);
+        assertTrue(install.err().contains("installed jpmpi "), install::describe);
+        prefix = work.resolve("moved");
+        Files.move(first, prefix);
+        // The demo program, compiled from the installation's example (the source tree's builds are hidden).
+        for (String mpicc : List.of("mpicc.openmpi", "mpicc.mpich")) {
+            Path exe = work.resolve("halo-" + mpicc.substring(6));
+            Result cc = run(List.of(mpicc, "-O2", "-o", exe.toString(),
+                    prefix.resolve("share/jpmpi/examples/halo-demo/halo.c").toString(), "-lm"), Map.of(), work, false);
+            assertEquals(0, cc.exit(), cc::describe);
+        }
+    }
+
+    @AfterAll
+    static void removeIt() throws IOException {
+        if (work != null) {
+            try (Stream<Path> all = Files.walk(work)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    /** Every build folder of the source tree: what a moved installation must not need. */
+    private static List<Path> buildFolders() throws IOException {
+        try (Stream<Path> dirs = Files.find(SOURCE, 3, (p, a) -> a.isDirectory() && p.getFileName().toString().equals("target")
+                && !p.toString().contains("/.git/"))) {
+            List<Path> found = dirs.sorted().toList();
+            assertTrue(found.contains(SOURCE.resolve("dist/target")), () -> "no build folders found: " + found);
+            return found;
+        }
+    }
+
+    @Test
+    void runsBothMpisThroughTheLauncher() throws Exception {
+        Map<String, List<String>> launchers = Map.of(
+                "openmpi", List.of("mpirun", "--oversubscribe", "-np", "2"),
+                "mpich", List.of("mpiexec.hydra", "-n", "2"));
+        for (var e : launchers.entrySet()) {
+            Path out = work.resolve("profile-" + e.getKey());
+            List<String> command = new ArrayList<>(List.of(prefix.resolve("bin/jpmpi").toString(), "run", "--tools",
+                    "profile,java-counter", "--output", out.toString(), "--"));
+            command.addAll(e.getValue());
+            command.add(work.resolve("halo-" + e.getKey()).toString());
+            Result r = run(command, Map.of(), work, true);
+            assertEquals(0, r.exit(), () -> e.getKey() + ": " + r.describe());
+            assertCounted(r, e.getKey());
+            for (String f : List.of("profile.json", "report.txt", "report.html")) {
+                assertTrue(Files.isRegularFile(out.resolve(f)), () -> e.getKey() + ": no " + f + "\n" + r.describe());
+            }
+            assertTrue(Files.readString(out.resolve("profile.json")).contains("\"MPI_Isend\""), e.getKey());
+            assertNothingFromTheSourceTree(r);
+        }
+    }
+
+    /** The Open MPI way without the launcher: the dispatcher preloaded, the list in the MCA parameter. */
+    @Test
+    void runsByHandWithOnlyThePreloadAndTheMcaParameter() throws Exception {
+        String jar = prefix.resolve("share/jpmpi/java/tools/java-counter/jpmpi-java-counter.jar").toString();
+        String cTool = prefix.resolve("lib/openmpi/libmpicount.so").toString();
+        List<String> command = List.of("mpirun", "--oversubscribe", "-np", "2", "--mca", "ompi_tools_entry",
+                jar + "," + cTool, work.resolve("halo-openmpi").toString());
+        Result r = run(command, Map.of("LD_PRELOAD", prefix.resolve("lib/openmpi/libmpiprofilesupport.so").toString()),
+                work, true);
+        assertEquals(0, r.exit(), r::describe);
+        assertCounted(r, "openmpi");
+        // The C tool below the Java level: its table (rank 0 prints it) has both ranks' 100 Isends.
+        assertTrue(r.out().contains("mpicount: 2 ranks\n"), r::describe);
+        assertEquals(1, r.out().lines().filter(l -> l.matches("mpicount: MPI_Isend +200 .*")).count(), r::describe);
+        assertNothingFromTheSourceTree(r);
+    }
+
+    @Test
+    void doctorIsReadyAndRemakesTheAotCacheOfTheMovedTree() throws Exception {
+        String jpmpi = prefix.resolve("bin/jpmpi").toString();
+        Result moved = run(List.of(jpmpi, "doctor"), Map.of(), work, true);
+        assertEquals(0, moved.exit(), moved::describe);
+        assertTrue(moved.out().lines().anyMatch(l -> l.startsWith("warn  the AOT cache was made for the runtime at "
+                + work.resolve("first")) && l.endsWith("-- fix: " + jpmpi + " aot")), moved::describe);
+        assertTrue(moved.out().contains("2-rank smoke run through a Java level"), moved::describe);
+        assertNothingFromTheSourceTree(moved);
+
+        Result aot = run(List.of(jpmpi, "aot"), Map.of(), work, true);
+        assertEquals(0, aot.exit(), aot::describe);
+        Result again = run(List.of(jpmpi, "doctor", "--no-smoke"), Map.of(), work, true);
+        assertEquals(0, again.exit(), again::describe);
+        assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    AOT cache for JDK ")), again::describe);
+        assertTrue(again.out().contains("jpmpi doctor: ready\n"), again::describe);
+    }
+
+    /** java-counter's line from each of the 2 ranks: the Java level ran in the moved installation. */
+    private static void assertCounted(Result r, String impl) {
+        for (int rank = 0; rank < 2; rank++) {
+            String prefix = "count java-counter rank " + rank + ": ";
+            assertEquals(1, (r.out() + r.err()).lines().filter(l -> l.startsWith(prefix) && l.contains("MPI_Isend=100"))
+                    .count(), () -> impl + ": " + r.describe());
+        }
+        assertFalse(r.err().contains("AOT cache"), () -> impl + ": the JVM complained about its cache\n" + r.describe());
+    }
+
+    private static void assertNothingFromTheSourceTree(Result r) {
+        assertFalse((r.out() + r.err()).contains(SOURCE + "/"), () -> "output names the source tree " + SOURCE + "\n"
+                + r.describe());
+    }
+
+    /**
+     * Runs {@code command} in {@code dir}; with {@code hide}, inside a private mount namespace whose
+     * source-tree build folders are empty. The environment is the test's without any jpmpi, MPI tool or
+     * JDK variable: the installation must find its parts and its JDK by itself.
+     */
+    private static Result run(List<String> command, Map<String, String> env, Path dir, boolean hide) throws Exception {
+        List<String> full = new ArrayList<>();
+        if (hide) {
+            StringBuilder script = new StringBuilder("set -e; ");
+            for (Path p : hidden) {
+                script.append("mount -t tmpfs -o ro,size=4k jpmpi-hidden '").append(p).append("'; ");
+            }
+            script.append("exec \"$@\"");
+            full.addAll(List.of("unshare", "--mount", "--propagation", "private", "sh", "-c", script.toString(), "sh"));
+        }
+        full.addAll(command);
+        Path out = Files.createTempFile(work, "out-", ".txt");
+        Path err = Files.createTempFile(work, "err-", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(full).directory(dir.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        Map<String, String> e = pb.environment();
+        e.keySet().removeIf(k -> k.startsWith("JPMPI_") || k.equals("LD_PRELOAD") || k.startsWith("OMPI_MCA_")
+                || k.equals("JAVA_HOME") || k.startsWith("MAVEN") || k.equals("CLASSPATH"));
+        e.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        e.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        e.putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+            return new Result(-1, Files.readString(out), Files.readString(err) + "\n(timed out after 5 minutes)");
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+}

@@ -1,0 +1,70 @@
+package io.jpmpi.specs;
+
+/**
+ * The layout of a jpmpi installation: every path below its prefix, relative, so the tree works
+ * wherever it is unpacked, installed or moved. The build assembles this tree (the dist module),
+ * the launcher reads only it, and the dispatcher finds the Java runtime from its own location
+ * with the relative paths emitted for it into {@code jpmpi_settings.h}.
+ *
+ * <pre>
+ * bin/jpmpi                                  the launcher
+ * lib/&lt;mpi&gt;/libmpiprofilesupport.so         the dispatcher per MPI, the built-in C levels beside it
+ * lib/stub/libmpiprofilesupport.so           the do-nothing stub
+ * libexec/jpmpi/&lt;mpi&gt;/                      helper programs per MPI (mpit list's probe)
+ * include/jpmpi.h                            the dispatcher's public header
+ * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
+ * share/jpmpi/java/tools/&lt;tool&gt;/             the built-in Java levels (and the example's)
+ * share/jpmpi/java/launcher/                 the launcher's jars
+ * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
+ * share/jpmpi/examples/                      example programs and tools (sources)
+ * share/jpmpi/jpmpi.properties               version, and the JDK the installation was made for
+ * share/doc/jpmpi/                           the documentation
+ * </pre>
+ */
+public final class InstallLayout {
+    public static final String BIN = "bin";
+    public static final String LAUNCHER_SCRIPT = BIN + "/jpmpi";
+    public static final String LIB = "lib";
+    public static final String STUB = "stub";
+    public static final String LIBEXEC = "libexec/jpmpi";
+    public static final String INCLUDE = "include";
+    public static final String SHARE = "share/jpmpi";
+    public static final String JAVA = SHARE + "/java";
+    public static final String JAVA_RUNTIME = JAVA + "/runtime";
+    public static final String JAVA_TOOLS = JAVA + "/tools";
+    public static final String JAVA_LAUNCHER = JAVA + "/launcher";
+    public static final String JAVA_API = JAVA + "/api";
+    public static final String EXAMPLES = SHARE + "/examples";
+    public static final String PROPERTIES = SHARE + "/jpmpi.properties";
+    public static final String DOC = "share/doc/jpmpi";
+
+    /** The jars of the ranks' Java runtime, in class-path order, in {@link #JAVA_RUNTIME}. */
+    public static final String[] RUNTIME_JARS = {"jpmpi-layering.jar", "asm.jar"};
+    /** The ranks' JVM options, one per line, in {@link #JAVA_RUNTIME} (read by the AOT training too). */
+    public static final String JVM_OPTIONS = "jvm.options";
+    /** The AOT training's interceptor jar, in {@link #JAVA_RUNTIME}. */
+    public static final String TRAINING_JAR = "jpmpi-aot-training.jar";
+    /** In {@link #PROPERTIES}: the JDK the ranks start when neither JPMPI_JAVA_HOME nor JAVA_HOME is set. */
+    public static final String JAVA_HOME_KEY = "java.home";
+    public static final String VERSION_KEY = "version";
+
+    private InstallLayout() {
+    }
+
+    /** The AOT cache made for JDK {@code major}, in {@link #JAVA_RUNTIME}. */
+    public static String aotCache(int major) {
+        return "jpmpi-jdk" + major + ".aot";
+    }
+
+    /**
+     * What an AOT cache was made for ({@link #aotCache} + this suffix): the JDK and the class path,
+     * which must both match for the JVM to use it.
+     */
+    public static final String AOT_INFO_SUFFIX = ".info";
+    /** In an AOT cache's info file: the JDK it was made with, and the class path it was made for. */
+    public static final String AOT_JAVA_HOME_KEY = "java.home";
+    public static final String AOT_CLASSPATH_KEY = "classpath";
+
+    /** How many directories a library in {@code lib/<mpi>/} is below the prefix. */
+    public static final int LIB_DEPTH = 2;
+}

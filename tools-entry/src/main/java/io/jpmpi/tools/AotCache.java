@@ -1,0 +1,118 @@
+package io.jpmpi.tools;
+
+import io.jpmpi.specs.InstallLayout;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The AOT cache of the ranks' Java runtime (JDK 25 and later): made by a training run with the
+ * ranks' own JVM options ({@link Layout#jvmOptions()}), for one JDK and one class path, which the
+ * JVM checks; an info file beside it records both, so the dispatcher uses the cache only where it
+ * fits (a moved installation, or ranks on another JDK, start without it, quietly) and doctor can
+ * say why it does not.
+ */
+final class AotCache {
+    /** The first JDK whose AOT cache holds classes and their linkage. */
+    static final int MIN_MAJOR = 25;
+
+    private AotCache() {
+    }
+
+    /** Why the installation's cache would not be used by ranks on {@code jdk}; empty when it would. */
+    static Optional<String> unfit(Layout layout, Jdk jdk) {
+        Path cache = layout.aotCachePath(jdk.major());
+        if (jdk.major() < MIN_MAJOR) {
+            return Optional.of("JDK " + jdk.major() + " has no AOT cache (JDK " + MIN_MAJOR + " or later does)");
+        }
+        if (!Files.isRegularFile(cache)) {
+            return Optional.of("there is no AOT cache for JDK " + jdk.major() + " (" + cache + ")");
+        }
+        Properties info = new Properties();
+        try (InputStream in = Files.newInputStream(info(cache))) {
+            info.load(in);
+        } catch (IOException e) {
+            return Optional.of("the AOT cache has no readable " + info(cache).getFileName());
+        }
+        String madeHome = info.getProperty(InstallLayout.AOT_JAVA_HOME_KEY, "");
+        String madeFor = info.getProperty(InstallLayout.AOT_CLASSPATH_KEY, "");
+        if (!madeFor.equals(layout.javaClasspath())) {
+            return Optional.of("the AOT cache was made for the runtime at " + madeFor.split(":")[0]
+                    + " (the installation has moved since)");
+        }
+        if (!real(Path.of(madeHome)).equals(real(jdk.home()))) {
+            return Optional.of("the AOT cache was made with the JDK at " + madeHome + ", not " + jdk.home());
+        }
+        return Optional.empty();
+    }
+
+    /** Makes the cache for ranks on {@code jdk}, with the training run; returns the cache. */
+    static Path make(Layout layout, Jdk jdk) throws JpmpiException {
+        if (jdk.major() < MIN_MAJOR) {
+            throw new JpmpiException(ExitCode.NO_JDK, "an AOT cache needs JDK " + MIN_MAJOR + " or later, not "
+                    + jdk.major() + " (" + jdk.home() + ")");
+        }
+        Path cache = layout.aotCachePath(jdk.major());
+        List<String> command = new ArrayList<>(List.of(jdk.home().resolve("bin/java").toString(),
+                "@" + layout.jvmOptions(), "-XX:AOTCacheOutput=" + cache,
+                // classes and linkage only: the training's own method profiles would steer the
+                // compiler of every rank's per-call path (a JDK without the flag ignores it)
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-AOTRecordTraining",
+                // which classes the cache cannot hold (old class files, JFR events) is no news
+                "-Xlog:aot=error:stderr", "-cp", layout.javaClasspath(), "io.jpmpi.layering.runtime.Train",
+                layout.trainingJar().toString()));
+        try {
+            Files.deleteIfExists(info(cache));
+            Files.deleteIfExists(cache);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "cannot replace " + cache + ": " + e.getMessage());
+        }
+        Path log;
+        int rc;
+        try {
+            log = Files.createTempDirectory("jpmpi-aot-");
+            rc = Processes.runToFiles(command, java.util.Map.of(), log.resolve("stdout"), log.resolve("stderr"), log,
+                    600);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "cannot run the AOT training: " + e.getMessage());
+        }
+        if (rc != 0 || !Files.isRegularFile(cache)) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "the AOT training run failed (exit " + rc + "; its output"
+                    + " is in " + log + "): " + String.join(" ", command));
+        }
+        try (var files = Files.list(log)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+            Files.delete(log);
+        } catch (IOException e) {
+            // a left-over temporary folder is no reason to fail an installation
+        }
+        String text = "# what " + cache.getFileName() + " was made for: the JVM uses it only with both\n"
+                + InstallLayout.AOT_JAVA_HOME_KEY + "=" + real(jdk.home()) + "\n"
+                + InstallLayout.AOT_CLASSPATH_KEY + "=" + layout.javaClasspath() + "\n";
+        try {
+            Files.writeString(info(cache), text);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "cannot write " + info(cache) + ": " + e.getMessage());
+        }
+        return cache;
+    }
+
+    private static Path info(Path cache) {
+        return cache.resolveSibling(cache.getFileName() + InstallLayout.AOT_INFO_SUFFIX);
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
+}

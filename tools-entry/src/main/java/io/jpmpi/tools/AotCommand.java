@@ -1,0 +1,33 @@
+package io.jpmpi.tools;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jpmpi aot}: (re)makes this installation's AOT cache for the ranks' JDK, after the tree was
+ * moved or the JDK changed ({@code jpmpi doctor} says when).
+ */
+@Command(name = "aot", mixinStandardHelpOptions = true,
+        description = "Make the AOT cache of this installation's Java runtime for the ranks' JDK (25 or later), so"
+                + " that Java levels start fast.")
+public final class AotCommand implements Callable<Integer> {
+    @Option(names = "--java-home", paramLabel = "JDK", description = "The ranks' JDK (default: JPMPI_JAVA_HOME, else"
+            + " the JDK running jpmpi).")
+    Path javaHome;
+
+    private final Context ctx;
+
+    public AotCommand(Context ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws JpmpiException {
+        Path home = javaHome != null ? javaHome : Jdk.forRanks(ctx.env());
+        Jdk jdk = Jdk.at(home).orElseThrow(() -> new JpmpiException(ExitCode.NO_JDK, "aot: " + home + " is not a JDK"));
+        ctx.note("AOT cache for JDK " + jdk.major() + ": " + AotCache.make(ctx.layout(), jdk));
+        return ExitCode.OK.code;
+    }
+}
