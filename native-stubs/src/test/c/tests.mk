@@ -24,7 +24,13 @@ TEST_PROGRAMS := pingpong pingpong_cxx pingpong_mpif pingpong_usempi threads stu
 STUB_DIR := $(abspath $(OUT)/stub)
 
 .PHONY: tests
-tests: libs $(foreach i,$(IMPLS),$(addprefix $(TESTOUT)/$(i)/,$(TEST_TOOLS) $(TEST_PROGRAMS)))
+tests: libs $(foreach i,$(IMPLS),$(addprefix $(TESTOUT)/$(i)/,$(TEST_TOOLS) $(TEST_PROGRAMS))) $(TESTOUT)/layout
+
+# The layouts C shares with the Java runtime, as the compiler makes them (no MPI: the structs are the
+# same for every implementation; the first one's generated headers serve).
+$(TESTOUT)/layout: $(TSRC)/unit/layout.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -I$(SRC)/include -I$(SRC)/core -I$(GEN)/$(firstword $(IMPLS)) -o $@ $<
 
 # $(1) = impl, $(2) = log tool name
 define TEST_LOGTOOL

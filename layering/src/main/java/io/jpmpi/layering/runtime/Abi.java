@@ -25,21 +25,23 @@ public final class Abi {
         long types = b.pointer(Bridge.TYPES);
         long ntypes = b.pointer(Bridge.NTYPES);
         for (long i = 0; i < ntypes; i++) {
-            long entry = types + 24 * i;
-            HANDLE_SIZES.put(Bridge.string(Bridge.ALL.get(JAVA_LONG, entry)), Bridge.ALL.get(JAVA_LONG, entry + 8));
+            long entry = types + Bridge.ENTRY_SIZE * i;
+            HANDLE_SIZES.put(Bridge.string(Bridge.ALL.get(JAVA_LONG, entry + Bridge.ENTRY_NAME)),
+                    Bridge.ALL.get(JAVA_LONG, entry + Bridge.ENTRY_VALUE));
         }
         long constants = b.pointer(Bridge.CONSTANTS);
         long nconstants = b.pointer(Bridge.NCONSTANTS);
         for (long i = 0; i < nconstants; i++) {
-            long entry = constants + 24 * i;
-            boolean present = Bridge.ALL.get(JAVA_LONG, entry + 16) != 0;
-            VALUES.put(Bridge.string(Bridge.ALL.get(JAVA_LONG, entry)), present ? Bridge.ALL.get(JAVA_LONG, entry + 8) : MISSING);
+            long entry = constants + Bridge.ENTRY_SIZE * i;
+            boolean present = Bridge.ALL.get(JAVA_LONG, entry + Bridge.ENTRY_FLAG) != 0;
+            VALUES.put(Bridge.string(Bridge.ALL.get(JAVA_LONG, entry + Bridge.ENTRY_NAME)),
+                    present ? Bridge.ALL.get(JAVA_LONG, entry + Bridge.ENTRY_VALUE) : MISSING);
         }
         long status = b.pointer(Bridge.STATUS);
-        STATUS_SIZE = (int) Bridge.ALL.get(JAVA_LONG, status);
-        STATUS_SOURCE = (int) Bridge.ALL.get(JAVA_LONG, status + 8);
-        STATUS_TAG = (int) Bridge.ALL.get(JAVA_LONG, status + 16);
-        STATUS_ERROR = (int) Bridge.ALL.get(JAVA_LONG, status + 24);
+        STATUS_SIZE = (int) Bridge.ALL.get(JAVA_LONG, status + Bridge.STATUS_SIZE);
+        STATUS_SOURCE = (int) Bridge.ALL.get(JAVA_LONG, status + Bridge.STATUS_SOURCE);
+        STATUS_TAG = (int) Bridge.ALL.get(JAVA_LONG, status + Bridge.STATUS_TAG);
+        STATUS_ERROR = (int) Bridge.ALL.get(JAVA_LONG, status + Bridge.STATUS_ERROR);
     }
 
     private Abi() {

@@ -28,11 +28,22 @@ public final class Bridge {
     static final long NCONSTANTS = 72;
     static final long STATUS = 80;
     static final long SIZE = 88;
-    private static final long RESOLVE = 1;
-    private static final long INSTALL = 2;
-    private static final long RELINK = 3;
-    private static final long MESSAGE = 4;
-    private static final long RESOLVE_ALL = 5;
+    /** struct jpmpi_abi_type {name, size, pointer}, struct jpmpi_abi_constant {name, value, present}. */
+    static final long ENTRY_NAME = 0;
+    static final long ENTRY_VALUE = 8;
+    static final long ENTRY_FLAG = 16;
+    static final long ENTRY_SIZE = 24;
+    /** struct jpmpi_abi_status {size, source, tag, error}. */
+    static final long STATUS_SIZE = 0;
+    static final long STATUS_SOURCE = 8;
+    static final long STATUS_TAG = 16;
+    static final long STATUS_ERROR = 24;
+    /** enum jpmpi_bridge_op. */
+    static final long RESOLVE = 1;
+    static final long INSTALL = 2;
+    static final long RELINK = 3;
+    static final long MESSAGE = 4;
+    static final long RESOLVE_ALL = 5;
     /** Everything: addresses handed over by C are read through this segment, without allocating. */
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 

@@ -35,16 +35,16 @@ public final class Train {
 
     /** The core's bridge_call, for the training: resolve, install, relink, message. */
     static long call(long op, long a, long b, long c) {
-        if (op == 1) {
+        if (op == Bridge.RESOLVE) {
             return Bridge.get().slotName((int) b).equals("MPI_Send") ? bottomSend : bottomCommRank;
         }
-        if (op == 2 && c != 0) {
+        if (op == Bridge.INSTALL && c != 0) {
             INSTALLED.add((b << 48) | c);
         }
-        if (op == 5) {
+        if (op == Bridge.RESOLVE_ALL) {
             MemorySegment out = MemorySegment.ofAddress(b).reinterpret(8 * c);
             for (int slot = 0; slot < c; slot++) {
-                out.setAtIndex(JAVA_LONG, slot, call(1, a, slot, 0));
+                out.setAtIndex(JAVA_LONG, slot, call(Bridge.RESOLVE, a, slot, 0));
             }
         }
         return 0;
@@ -80,17 +80,17 @@ public final class Train {
         }
         String[] handles = "MPI_Comm,MPI_Datatype,MPI_Errhandler,MPI_File,MPI_Group,MPI_Info,MPI_Message,MPI_Op,MPI_Request,MPI_Win"
                 .split(",");
-        MemorySegment types = arena.allocate(24L * handles.length, 8);
+        MemorySegment types = arena.allocate(Bridge.ENTRY_SIZE * handles.length, 8);
         for (int i = 0; i < handles.length; i++) {
-            types.set(ADDRESS, 24L * i, arena.allocateFrom(handles[i]));
-            types.set(JAVA_LONG, 24L * i + 8, 8);
-            types.set(JAVA_LONG, 24L * i + 16, 1);
+            types.set(ADDRESS, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_NAME, arena.allocateFrom(handles[i]));
+            types.set(JAVA_LONG, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_VALUE, 8);
+            types.set(JAVA_LONG, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_FLAG, 1);
         }
         MemorySegment status = arena.allocate(32, 8);
-        status.set(JAVA_LONG, 0, 24);
-        status.set(JAVA_LONG, 8, 0);
-        status.set(JAVA_LONG, 16, 4);
-        status.set(JAVA_LONG, 24, 8);
+        status.set(JAVA_LONG, Bridge.STATUS_SIZE, 24);
+        status.set(JAVA_LONG, Bridge.STATUS_SOURCE, 0);
+        status.set(JAVA_LONG, Bridge.STATUS_TAG, 4);
+        status.set(JAVA_LONG, Bridge.STATUS_ERROR, 8);
         MemorySegment b = arena.allocate(Bridge.SIZE, 8);
         b.set(JAVA_LONG, 0, Bridge.VERSION);
         b.set(JAVA_LONG, Bridge.SLOTS, names.size());
