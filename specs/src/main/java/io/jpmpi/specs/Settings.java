@@ -88,12 +88,14 @@ public final class Settings {
                 "The entry list, top level first: C tool libraries (path/libx.so or a bare name), interceptor"
                         + " jars, keywords v, vv, fort, preload; the launcher also takes built-in tool names.",
                 "OMPI_MCA_ompi_tools_entry"));
-        s.add(new Setting("JAVA", "HOME", Reader.DISPATCHER, "JAVA_HOME",
+        s.add(new Setting("JAVA", "HOME", Reader.DISPATCHER, "JAVA_HOME, then the installation's recorded JDK",
                 "The JDK (>= 22) whose libjvm.so the ranks start for Java levels.", "JAVA_HOME"));
-        s.add(new Setting("JAVA", "CLASSPATH", Reader.DISPATCHER, "set by the launcher",
-                "The jpmpi Java runtime jars (layering), colon-separated.", null));
-        s.add(new Setting("JAVA", "AOT", Reader.DISPATCHER, "jpmpi-jdk<N>.aot beside the runtime jar",
-                "The AOT cache (JDK >= 25) or CDS archive that makes the JVM start fast.", null));
+        s.add(new Setting("JAVA", "CLASSPATH", Reader.DISPATCHER, "the installation's share/jpmpi/java/runtime",
+                "The jpmpi Java runtime jars (layering), colon-separated; the dispatcher finds them from its own place.",
+                null));
+        s.add(new Setting("JAVA", "AOT", Reader.DISPATCHER, "jpmpi-jdk<N>.aot beside the runtime jar, if made for it",
+                "The AOT cache (JDK >= 25) that makes the JVM start fast; used only with the JDK and class path it"
+                        + " was made for (jpmpi aot remakes it).", null));
         s.add(new Setting("JAVA", "OPTIONS", Reader.DISPATCHER, "none",
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
