@@ -280,3 +280,23 @@ jpmpi_ensure_packages() {
 jpmpi_mvn() {
     (cd -- "$JPMPI_ROOT" && "$JPMPI_ROOT/mvnw" -B "$@")
 }
+
+# jpmpi_tree: export JPMPI_TREE, the development installation the build assembles
+# (dist/target/jpmpi-<version>/, laid out as io.jpmpi.specs.InstallLayout says), building it with
+# the Maven wrapper when it is missing. The benchmarks measure what users install.
+jpmpi_tree() {
+    local t newest=""
+    for t in "$JPMPI_ROOT"/dist/target/jpmpi-*/bin/jpmpi; do
+        if [[ -x "$t" && ( -z "$newest" || "$t" -nt "$newest" ) ]]; then
+            newest=$t
+        fi
+    done
+    if [[ -z "$newest" ]]; then
+        jpmpi_log "building jpmpi (./mvnw install -DskipTests)"
+        jpmpi_mvn -q install -DskipTests || return 1
+        jpmpi_tree
+        return
+    fi
+    JPMPI_TREE="$(cd -- "$(dirname -- "$newest")/.." && pwd)"
+    export JPMPI_TREE
+}

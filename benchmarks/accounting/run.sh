@@ -17,13 +17,14 @@ jobs=${3:-10}
 iters=${4:-20000}
 source "$root/scripts/lib.sh"
 jpmpi_allow_root
-lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
-native="$root/profilers/target/native/$impl"
+JPMPI_QUIET_JDK=1 jpmpi_find_jdk
+jpmpi_tree
+lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
+native="$JPMPI_TREE/lib/$impl"
 entry=${ENTRY:-$native/libjpmpi-profile.so,$native/libjpmpi-accounting.so}
-runtime="$root/layering/target/jpmpi-java"
+# The accounting tests' program (the profilers build makes it with the test programs).
 exe="$root/profilers/target/test-native/$impl/acct"
-if [ ! -f "$lib" ] || [ ! -f "$native/libjpmpi-accounting.so" ] || [ ! -f "$exe" ]; then
-    JPMPI_QUIET_JDK=1 jpmpi_find_jdk
+if [ ! -f "$exe" ]; then
     jpmpi_mvn -q install -DskipTests
 fi
 work=$(mktemp -d)
@@ -40,7 +41,7 @@ env_tool=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$entry" "JPMPI_ACCOUNTING_FILE=$w
           "JPMPI_PROFILE_QUIET=1")
 if [[ "$entry" == *.jar* ]]; then
     JPMPI_QUIET_JDK=1 jpmpi_find_jdk
-    env_tool+=("JAVA_HOME=$JAVA_HOME" "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar")
+    env_tool+=("JAVA_HOME=$JAVA_HOME")
 fi
 cd "$work"
 for ((i = 1; i <= jobs; i++)); do

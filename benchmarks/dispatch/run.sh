@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Per-call overhead of jpmpi's dispatcher, side by side in one process per configuration.
 #   benchmarks/dispatch/run.sh [openmpi|mpich] [RUNS] [CALLS-PER-BLOCK] [ROUNDS]
-# Builds the dispatcher first if needed (./mvnw install), then runs every configuration RUNS
+# Uses the development installation (dist/target/jpmpi-<version>/; built first if missing), runs every configuration RUNS
 # times on one rank and prints the median, min and max over runs of each figure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,20 +12,16 @@ calls=${3:-2000000}
 rounds=${4:-21}
 source "$root/scripts/lib.sh"
 jpmpi_allow_root
-lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
-recorder="$root/profilers/target/native/$impl/libjpmpi-profile.so"
-profile_jar="$root/profilers/target/jpmpi-profile/jpmpi-profile.jar"
-mpit_jar="$root/profilers/target/jpmpi-mpit/jpmpi-mpit.jar"
-hwc_lib="$root/profilers/target/native/$impl/libjpmpi-hwc.so"
-accounting_lib="$root/profilers/target/native/$impl/libjpmpi-accounting.so"
+JPMPI_QUIET_JDK=1 jpmpi_find_jdk
+jpmpi_tree
+lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
+recorder="$JPMPI_TREE/lib/$impl/libjpmpi-profile.so"
+profile_jar="$JPMPI_TREE/share/jpmpi/java/tools/jpmpi-profile/jpmpi-profile.jar"
+mpit_jar="$JPMPI_TREE/share/jpmpi/java/tools/jpmpi-mpit/jpmpi-mpit.jar"
+hwc_lib="$JPMPI_TREE/lib/$impl/libjpmpi-hwc.so"
+accounting_lib="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"
 # Every call of the hwc tool reads the counters twice: microseconds on a VM, so fewer calls per block.
 hwc_calls=$((calls / 100 > 1000 ? calls / 100 : 1000))
-runtime="$root/layering/target/jpmpi-java"
-JPMPI_QUIET_JDK=1 jpmpi_find_jdk
-if [ ! -f "$lib" ] || [ ! -f "$recorder" ] || [ ! -f "$profile_jar" ] || [ ! -f "$hwc_lib" ] \
-    || [ ! -f "$accounting_lib" ]; then
-    jpmpi_mvn -q install -DskipTests
-fi
 make -s -C "$here" IMPL="$impl" >/dev/null
 b="$here/target/$impl"
 case "$impl" in
@@ -46,7 +42,7 @@ for ((i = 1; i <= runs; i++)); do
     # jpmpi's profile tool: its C level records every call; its Java level only runs at MPI_Finalize.
     cmd=("$b/percall" "profile" "$calls" "$rounds")
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
-        "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
+        "JPMPI_OUTPUT_DIR=$profile_out" \
         "JPMPI_PROFILE_QUIET=1" >>"$out"
     # jpmpi's accounting tool as --tools accounting lists it: a C level that only has MPI_Init* and
     # MPI_Finalize and samples the stack 100 times a second (no JVM, nothing on other calls); and
@@ -62,7 +58,7 @@ for ((i = 1; i <= runs; i++)); do
     for mode in regions calls; do
         cmd=("$b/percall" "mpit-$mode" "$calls" "$rounds")
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$mpit_jar" "JAVA_HOME=$JAVA_HOME" \
-            "JPMPI_JAVA_CLASSPATH=$runtime/jpmpi-layering.jar:$runtime/asm.jar" "JPMPI_OUTPUT_DIR=$profile_out" \
+            "JPMPI_OUTPUT_DIR=$profile_out" \
             "JPMPI_MPIT_READ=$mode" >>"$out" 2>/dev/null
     done
     # jpmpi's hwc tool, C level alone, 2 counters, each way of reading them (auto keeps the faster).

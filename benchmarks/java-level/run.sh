@@ -20,11 +20,9 @@ hot=${HOT:-2000000}   # MPI_Comm_rank calls after MPI_Init before the second res
 source "$root/scripts/lib.sh"
 jpmpi_allow_root
 jpmpi_find_jdk
-lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
-rt="$root/layering/target/jpmpi-java"
-if [ ! -f "$lib" ] || [ ! -f "$rt/jpmpi-layering.jar" ]; then
-    jpmpi_mvn -q install -DskipTests
-fi
+jpmpi_tree
+lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
+rt="$JPMPI_TREE/share/jpmpi/java/runtime"
 make -s -C "$root/benchmarks/dispatch" IMPL="$impl" >/dev/null
 case "$impl" in
     openmpi) cc=mpicc.openmpi ;;
@@ -38,7 +36,8 @@ mkdir -p "$b/classes"
     "$here/src/io/jpmpi/benchmarks/NoopLevel.java"
 cp -r "$here/src/META-INF" "$b/classes/"
 "$JAVA_HOME/bin/jar" cf "$b/noop.jar" -C "$b/classes" .
-java_env=("JAVA_HOME=$JAVA_HOME" "JPMPI_JAVA_CLASSPATH=$rt/jpmpi-layering.jar:$rt/asm.jar")
+# The dispatcher finds the runtime and its AOT cache in the installation it belongs to.
+java_env=("JAVA_HOME=$JAVA_HOME")
 case "$impl" in
     openmpi) launch() { local args=(); for e in "$@"; do args+=(-x "$e"); done; mpirun.openmpi -np 1 "${args[@]}" "${cmd[@]}"; } ;;
     mpich) launch() { local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done; mpiexec.hydra -n 1 "${args[@]}" "${cmd[@]}"; } ;;
