@@ -359,7 +359,7 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     jobjectArray paths = start && string ? (*env)->NewObjectArray(env, njars, string, NULL) : NULL;
     jintArray indexes = paths ? (*env)->NewIntArray(env, njars) : NULL;
     /* The slot names as Java strings, made here: reading them through FFM in the still cold JVM
-     * costs about 10 ms (every byte interpreted). */
+     * would interpret every byte. */
     jobjectArray names = indexes ? (*env)->NewObjectArray(env, (jsize)bridge->nslots, string, NULL) : NULL;
     for (int64_t slot = 0; names && slot < bridge->nslots; slot++) {
         jstring s = (*env)->NewStringUTF(env, bridge->slot_names[slot]);

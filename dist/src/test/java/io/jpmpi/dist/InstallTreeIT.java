@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jpmpi.specs.InstallLayout;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -87,6 +88,36 @@ class InstallTreeIT {
             assertTrue(found.contains(SOURCE.resolve("dist/target")), () -> "no build folders found: " + found);
             return found;
         }
+    }
+
+    /** Every place {@link InstallLayout} names is in the installation, for every MPI it was built for. */
+    @Test
+    void theInstallationHasEveryPartOfTheLayout() throws IOException {
+        List<String> parts = new ArrayList<>(List.of(InstallLayout.LAUNCHER_SCRIPT, InstallLayout.PROPERTIES,
+                InstallLayout.LIB + "/" + InstallLayout.STUB + "/libmpiprofilesupport.so", InstallLayout.INCLUDE + "/jpmpi.h",
+                InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.JVM_OPTIONS,
+                InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.TRAINING_JAR,
+                InstallLayout.JAVA_LAUNCHER + "/jpmpi-tools-entry.jar", InstallLayout.JAVA_LAUNCHER + "/jpmpi-probe.jar",
+                InstallLayout.JAVA_API + "/jpmpi-layering.jar", InstallLayout.JAVA_API + "/jpmpi-layering-sources.jar",
+                InstallLayout.JAVA_API + "/jpmpi-layering-javadoc.jar",
+                InstallLayout.JAVA_TOOLS + "/jpmpi-profile/jpmpi-profile.jar", InstallLayout.JAVA_TOOLS + "/jpmpi-hwc/jpmpi-hwc.jar",
+                InstallLayout.JAVA_TOOLS + "/jpmpi-mpit/jpmpi-mpit.jar",
+                InstallLayout.JAVA_TOOLS + "/java-counter/jpmpi-java-counter.jar",
+                InstallLayout.EXAMPLES + "/halo-demo/halo.c", InstallLayout.EXAMPLES + "/c-tools/mpicount.c",
+                InstallLayout.DOC + "/README.md"));
+        for (String jar : InstallLayout.RUNTIME_JARS) {
+            parts.add(InstallLayout.JAVA_RUNTIME + "/" + jar);
+        }
+        for (String impl : List.of("openmpi", "mpich")) {
+            for (String lib : List.of("libmpiprofilesupport.so", "libmpiprofilesupport-abi.so", "jpmpi-build.properties",
+                    "libjpmpi-profile.so", "libjpmpi-hwc.so", "libjpmpi-accounting.so", "libmpicount.so")) {
+                parts.add(InstallLayout.LIB + "/" + impl + "/" + lib);
+            }
+            parts.add(InstallLayout.LIBEXEC + "/" + impl + "/jpmpi-mpit-probe");
+        }
+        List<String> missing = parts.stream().filter(p -> !Files.isRegularFile(prefix.resolve(p))).toList();
+        assertEquals(List.of(), missing, "missing from the installation " + prefix);
+        assertTrue(Files.readString(prefix.resolve(InstallLayout.PROPERTIES)).contains(InstallLayout.JAVA_HOME_KEY + "="));
     }
 
     @Test
