@@ -20,6 +20,7 @@ import org.objectweb.asm.Opcodes;
  */
 final class LevelClassLoader extends URLClassLoader {
     private static final String TRAP = ExitTrap.class.getName().replace('.', '/');
+    private static final String INTERNAL = LevelClassLoader.class.getPackageName() + ".";
 
     static {
         registerAsParallelCapable();
@@ -35,6 +36,20 @@ final class LevelClassLoader extends URLClassLoader {
     /** The level's jar. */
     URL jar() {
         return jar;
+    }
+
+    /**
+     * The runtime's own classes are not the interceptors' to use (the public API is the package
+     * io.jpmpi.layering): a level's reference to one fails to resolve, as it would across modules.
+     * The exit trap its rewritten classes call is the one exception.
+     */
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (name.startsWith(INTERNAL) && !name.equals(ExitTrap.class.getName())) {
+            throw new ClassNotFoundException(name + " is internal to the jpmpi runtime; interceptors use the API in"
+                    + " io.jpmpi.layering");
+        }
+        return super.loadClass(name, resolve);
     }
 
     @Override

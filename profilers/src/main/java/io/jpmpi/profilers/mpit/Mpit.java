@@ -8,7 +8,7 @@ import io.jpmpi.layering.Around;
 import io.jpmpi.layering.Memory;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.MpiFunctions;
-import io.jpmpi.layering.runtime.Abi;
+import io.jpmpi.layering.MpiAbi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -444,7 +444,7 @@ public final class Mpit extends Around {
     }
 
     private static long handleAt(long address, String type) {
-        return Abi.handleSize(type) == 8 ? Memory.getLong(address) : Memory.getInt(address);
+        return MpiAbi.handleSize(type) == 8 ? Memory.getLong(address) : Memory.getInt(address);
     }
 
     /** Runs a call that makes a communicator at {@code at} (from {@code parent}, by {@code how}). */

@@ -5,7 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
-import io.jpmpi.layering.runtime.Abi;
+import io.jpmpi.layering.MpiAbi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +66,7 @@ final class Tools {
                     + " selected)"},
         };
         for (String[] k : known) {
-            if (Abi.integer(k[0]) == code) {
+            if (MpiAbi.integer(k[0]) == code) {
                 return k[0] + " (" + k[1] + ")";
             }
         }
@@ -216,12 +216,12 @@ final class Tools {
 
     /** A handle of C type {@code type} stored at {@code offset} of {@code at}. */
     static long handle(MemorySegment at, long offset, String type) {
-        return Abi.handleSize(type) == 8 ? at.get(JAVA_LONG, offset) : at.get(JAVA_INT, offset);
+        return MpiAbi.handleSize(type) == 8 ? at.get(JAVA_LONG, offset) : at.get(JAVA_INT, offset);
     }
 
     /** Stores a handle of C type {@code type} at the start of {@code at}. */
     static void setHandle(MemorySegment at, String type, long value) {
-        if (Abi.handleSize(type) == 8) {
+        if (MpiAbi.handleSize(type) == 8) {
             at.set(JAVA_LONG, 0, value);
         } else {
             at.set(JAVA_INT, 0, (int) value);

@@ -1,7 +1,7 @@
 package io.jpmpi.profilers.mpit;
 
 import io.jpmpi.layering.generated.Constants;
-import io.jpmpi.layering.runtime.Abi;
+import io.jpmpi.layering.MpiAbi;
 
 /**
  * A performance or control variable as MPI_T_{pvar,cvar}_get_info describes it. {@code varClass}
@@ -104,7 +104,7 @@ record Variable(Kind kind, int index, String name, String description, int verbo
             return "-";
         }
         for (String n : names) {
-            if (Abi.integer(prefix + n) == value) {
+            if (MpiAbi.integer(prefix + n) == value) {
                 return n.toLowerCase(java.util.Locale.ROOT);
             }
         }
