@@ -3,6 +3,7 @@ package io.jpmpi.bindings;
 import io.jpmpi.bindings.c.AroundEmitter;
 import io.jpmpi.bindings.c.DispatcherEmitter;
 import io.jpmpi.bindings.c.ProfileEmitter;
+import io.jpmpi.bindings.c.SettingsHeaderEmitter;
 import io.jpmpi.bindings.java.JavaEmitter;
 import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiSpec;
@@ -19,6 +20,7 @@ import java.util.Map;
  * <pre>Generate c-dispatcher IMPL|all OUTDIR</pre> ("all" writes OUTDIR/IMPL for each implementation)
  * <pre>Generate c-profile IMPL|all OUTDIR</pre> (the profile tool's recorder wrappers)
  * <pre>Generate c-around TOOL IMPL|all OUTDIR</pre> (a level doing the same around every call, e.g. hwc)
+ * <pre>Generate c-settings IMPL|all OUTDIR</pre> (jpmpi_settings.h alone, for a C level with no generated wrappers)
  * <pre>Generate java OUTDIR</pre> (the Java bindings, as sources under OUTDIR)
  */
 public final class Generate {
@@ -26,11 +28,12 @@ public final class Generate {
     }
 
     public static void main(String[] args) throws IOException {
-        boolean c = args.length == 3 && (args[0].equals("c-dispatcher") || args[0].equals("c-profile"));
+        boolean c = args.length == 3 && (args[0].equals("c-dispatcher") || args[0].equals("c-profile")
+                || args[0].equals("c-settings"));
         boolean java = args.length == 2 && args[0].equals("java");
         boolean around = args.length == 4 && args[0].equals("c-around");
         if (!c && !java && !around) {
-            System.err.println("usage: Generate c-dispatcher|c-profile <implementation id>|all <output directory>\n"
+            System.err.println("usage: Generate c-dispatcher|c-profile|c-settings <implementation id>|all <output directory>\n"
                     + "       Generate c-around <tool> <implementation id>|all <output directory>\n"
                     + "       Generate java <source output directory>");
             System.exit(2);
@@ -48,8 +51,11 @@ public final class Generate {
             return;
         }
         for (String impl : implementations(spec, args[1])) {
-            Map<String, String> files = args[0].equals("c-profile") ? new ProfileEmitter(spec, impl).emit()
-                    : new DispatcherEmitter(spec, constants, impl).emit();
+            Map<String, String> files = switch (args[0]) {
+                case "c-profile" -> new ProfileEmitter(spec, impl).emit();
+                case "c-settings" -> Map.of("jpmpi_settings.h", SettingsHeaderEmitter.emit());
+                default -> new DispatcherEmitter(spec, constants, impl).emit();
+            };
             write(files, out(args[1], args[2], impl));
         }
     }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jpmpi.nativestubs.MpiRun;
-import io.jpmpi.nativestubs.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun;
+import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
