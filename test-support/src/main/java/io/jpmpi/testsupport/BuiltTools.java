@@ -18,7 +18,7 @@ public final class BuiltTools {
     /** The profile tool's C level for {@code impl} (fails the test if it was not built). */
     public static Path recorder(Impl impl) {
         Path p = Path.of(System.getProperty("jpmpi.profile.native.dir", "target/native")).toAbsolutePath()
-                .resolve(impl.id).resolve("libjpmpi-profile.so");
+                .normalize().resolve(impl.id).resolve("libjpmpi-profile.so");
         assertTrue(Files.isRegularFile(p), () -> "missing " + p + " (mvn compile of profilers/profile builds it)");
         return p;
     }
@@ -26,7 +26,7 @@ public final class BuiltTools {
     /** The profile tool's Java level jar (fails the test if it was not built). */
     public static Path profileJar() {
         Path p = Path.of(System.getProperty("jpmpi.profile.jar", "target/jpmpi-profile/jpmpi-profile.jar"))
-                .toAbsolutePath();
+                .toAbsolutePath().normalize();
         assertTrue(Files.isRegularFile(p), () -> "missing " + p + " (mvn process-classes of profilers/profile builds it)");
         return p;
     }

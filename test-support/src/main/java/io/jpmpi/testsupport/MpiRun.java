@@ -35,10 +35,11 @@ import java.util.stream.Stream;
  * {@link #withLog} asked for them), and returns a {@link Result}.
  */
 public final class MpiRun {
+    /** Normalized, as the programs see their own paths (a module's pom may give a path through "..") */
     public static final Path NATIVE_DIR = Path.of(System.getProperty("jpmpi.native.dir", "target/classes/native"))
-            .toAbsolutePath();
+            .toAbsolutePath().normalize();
     public static final Path TEST_DIR = Path.of(System.getProperty("jpmpi.test.native.dir", "target/test-native"))
-            .toAbsolutePath();
+            .toAbsolutePath().normalize();
     /** Where runs keep their files: the module's own target/test-runs unless told. */
     public static final Path RUNS_DIR = Path.of(System.getProperty("jpmpi.test.runs.dir",
             TEST_DIR.resolveSibling("test-runs").toString())).toAbsolutePath();

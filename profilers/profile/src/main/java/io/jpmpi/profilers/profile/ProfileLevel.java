@@ -10,6 +10,7 @@ import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -19,7 +20,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
@@ -214,8 +214,7 @@ public final class ProfileLevel extends Interceptor {
             }
             if (rank == 0 && all) {
                 try {
-                    Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                    Reports.writeReports(profile, dir);
+                    ProfileWriter.publish(tmp, profile, dir);
                 } catch (IOException | RuntimeException e) {
                     System.err.println("jpmpi (rank 0): profile: " + e + " (profile.json: " + dir.resolve(FILE) + ")");
                 }
