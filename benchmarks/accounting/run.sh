@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The accounting tool's cost per job: acct_ms of the records (its work at MPI_Finalize on rank 0),
 # and per rank MPI_Init's time, the resident memory before MPI_Finalize and whether a JVM is
-# loaded, next to the same job without jpmpi. The job is the tests' profilers/src/test/c/acct.c
+# loaded, next to the same job without jpmpi. The job is the tests' test-support/src/main/c/profilers/acct.c
 # (ITERS rounds of a little computation, an MPI_Allreduce of 1000 doubles, an MPI_Bcast every
 # tenth; each rank prints its MPI_Init time, VmRSS and whether libjvm.so is mapped).
 #   benchmarks/accounting/run.sh [openmpi|mpich] [RANKS] [JOBS] [ITERS]
@@ -21,7 +21,7 @@ lib="$root/native-stubs/target/classes/native/$impl/libmpiprofilesupport.so"
 native="$root/profilers/target/native/$impl"
 entry=${ENTRY:-$native/libjpmpi-profile.so,$native/libjpmpi-accounting.so}
 runtime="$root/layering/target/jpmpi-java"
-exe="$root/profilers/target/test-native/$impl/acct"
+exe="$root/test-support/target/test-native/$impl/acct"
 if [ ! -f "$lib" ] || [ ! -f "$native/libjpmpi-accounting.so" ] || [ ! -f "$exe" ]; then
     JPMPI_QUIET_JDK=1 jpmpi_find_jdk
     jpmpi_mvn -q install -DskipTests

@@ -1,6 +1,6 @@
 /*
  * accounting.c - the `accounting` tool, a C level (libjpmpi-accounting.so): one record per job,
- * schema jpmpi-accounting-1 (profilers/ACCOUNTING.md), appended at MPI_Finalize to the file
+ * schema jpmpi-accounting-1 (profilers/accounting/ACCOUNTING.md), appended at MPI_Finalize to the file
  * JPMPI_ACCOUNTING_FILE names, or sent to syslog. No JVM.
  *
  * This level defines MPI_Init, MPI_Init_thread and MPI_Finalize only, so no other call passes

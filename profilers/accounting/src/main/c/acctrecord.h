@@ -1,8 +1,8 @@
 /*
- * acctrecord.h - the accounting tool's record, schema jpmpi-accounting-1 (profilers/ACCOUNTING.md):
+ * acctrecord.h - the accounting tool's record, schema jpmpi-accounting-1 (profilers/accounting/ACCOUNTING.md):
  * one line of JSON, byte for byte the text the Java model (AccountingRecord.toJson) makes of the
  * same figures, so that the C writer and the Java reader agree. No MPI here: the level
- * (accounting.c) fills a record, and a test program (src/test/c/unit/acctfmt.c) holds the text
+ * (accounting.c) fills a record, and a test program (src/test/c/acctfmt.c) holds the text
  * against the Java side.
  */
 #ifndef JPMPI_ACCTRECORD_H

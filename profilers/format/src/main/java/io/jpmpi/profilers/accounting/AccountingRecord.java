@@ -23,7 +23,7 @@ import java.util.Objects;
  * One job's accounting record, schema {@value #SCHEMA}: one line of JSON, written by the
  * accounting tool's C level (src/main/c/acctrecord.c writes exactly what {@link #toJson} writes)
  * and read back by {@code jpmpi accounting summary}. Every field is described in
- * profilers/ACCOUNTING.md.
+ * profilers/accounting/ACCOUNTING.md.
  *
  * @param job     the batch system's job id, else the MPI launcher's, else host-pid-time of rank 0
  * @param user    who ran the job

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * One rank's figures as the C recorder (profilers/src/main/c/recorder.c) lays them out, read from
+ * One rank's figures as the C recorder (profilers/profile/src/main/c/rec_snapshot.c) lays them out, read from
  * its memory at MPI_Finalize or from a {@code ranks/rank-R.bin} dump. Little-endian:
  * <pre>
  * header (512 bytes)  magic "JPMPIPR1", u32 version, u32 header size, u32 nfunc, u32 nbuckets,

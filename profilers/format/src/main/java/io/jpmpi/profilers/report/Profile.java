@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A job's profile: the in-memory form of {@code profile.json} (schema {@value #SCHEMA}, documented
- * in profilers/PROFILE.md). Built by the profile level at MPI_Finalize, by merging the per-rank
+ * in profilers/profile/PROFILE.md). Built by the profile level at MPI_Finalize, by merging the per-rank
  * dumps of a run that ended abnormally, or by reading a profile.json back.
  *
  * @param partial        true if some rank did not reach MPI_Finalize (or a flush was taken mid-run)

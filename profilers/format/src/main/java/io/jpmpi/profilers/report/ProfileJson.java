@@ -12,7 +12,7 @@ import java.io.Writer;
 import java.nio.file.Path;
 
 /**
- * profile.json (schema {@value Profile#SCHEMA}, profilers/PROFILE.md) written and read with
+ * profile.json (schema {@value Profile#SCHEMA}, profilers/profile/PROFILE.md) written and read with
  * jackson-core's streaming API.
  *
  * <p>Writing comes in pieces so that every rank can write its own rows at its own offset (one

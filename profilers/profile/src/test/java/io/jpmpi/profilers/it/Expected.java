@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 /**
  * What a test program must have recorded, worked out by hand from its parameters and the semantics
- * of profilers/PROFILE.md: per rank and function the calls, bytes sent and received and the size
+ * of profilers/profile/PROFILE.md: per rank and function the calls, bytes sent and received and the size
  * histogram, and the sender-side matrix (messages and bytes, world ranks).
  *
  * <p>A function is either a "bytes" function (its wrapper records bytes: every call lands in the
