@@ -27,7 +27,8 @@ public final class BuiltTools {
     public static Path profileJar() {
         Path p = Path.of(System.getProperty("jpmpi.profile.jar", "target/jpmpi-profile/jpmpi-profile.jar"))
                 .toAbsolutePath().normalize();
-        assertTrue(Files.isRegularFile(p), () -> "missing " + p + " (mvn process-classes of profilers/profile builds it)");
+        assertTrue(Files.isRegularFile(p), () -> "missing " + p
+                + " (mvn process-classes of profilers/profile builds it)");
         return p;
     }
 }

@@ -58,8 +58,8 @@ public final class ProfileSemantics {
             }
             JsonNode bytes = e.get("bytes");
             if (!e.path("functions").isArray() || bytes == null || !bytes.isBoolean()) {
-                throw new IOException(source + ": an entry needs \"functions\" (an array) and \"bytes\" (true or false): "
-                        + e);
+                throw new IOException(source + ": an entry needs \"functions\" (an array) and \"bytes\""
+                        + " (true or false): " + e);
             }
             Semantics s = new Semantics(lines(e, "pre"), lines(e, "post"), bytes.booleanValue());
             for (JsonNode f : e.get("functions")) {

@@ -50,7 +50,8 @@ class ProfileEmitterTest {
 
     @Test
     void generationIsDeterministic() {
-        assertEquals(new ProfileEmitter(SPEC, "openmpi", table()).emit(), new ProfileEmitter(SPEC, "openmpi", table()).emit());
+        assertEquals(new ProfileEmitter(SPEC, "openmpi", table()).emit(),
+                new ProfileEmitter(SPEC, "openmpi", table()).emit());
     }
 
     @Test
@@ -62,8 +63,8 @@ class ProfileEmitterTest {
         // The non-blocking and large-count forms take the blocking one's semantics.
         assertTrue(c.contains("    int rc = PMPI_Ibcast(a_buffer, a_count, a_datatype, a_root, a_comm, a_request);\n"
                 + "    jp_stop(&c);\n    three();\n"), c);
-        assertTrue(c.contains("    jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n    jp_end(&c, JP_F_MPI_Send_c, 1);"),
-                c);
+        assertTrue(c.contains("    jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n"
+                + "    jp_end(&c, JP_F_MPI_Send_c, 1);"), c);
         // Not listed: timed only.
         assertTrue(c.contains("    jp_stop(&c);\n    jp_end(&c, JP_F_MPI_Barrier, 0);"), c);
     }

@@ -16,11 +16,14 @@ import java.nio.file.Path;
  * jackson-core's streaming API.
  *
  * <p>Writing comes in pieces so that every rank can write its own rows at its own offset (one
- * MPI-IO write each): {@link #head}, then one {@link #rankRow} per rank, {@link #middle}, one
- * {@link #sparseRow} per rank (messages), {@link #middle2}, one {@link #sparseRow} per rank (bytes),
- * {@link #tail}. Every piece is pure ASCII (non-ASCII characters are written as \\u escapes), so
- * its length in chars is its length in bytes. Numbers that are NaN or infinite are written as 0;
- * integral doubles below 2^53 as integers, others in their shortest round-trip form.
+ * positional write each, ProfileLevel): {@link #head}, then one {@link #rankRow} per rank,
+ * {@link #middle}, one {@link #sparseRow} per rank (messages), {@link #middle2}, one
+ * {@link #sparseRow} per rank (bytes), {@link #tail}. Every piece is pure ASCII (non-ASCII
+ * characters are written as \\u escapes), so its length in chars is its length in bytes. Numbers
+ * that are NaN or infinite are written as 0; integral doubles below 2^53 as integers, others in
+ * their shortest round-trip form.
+ *
+ * <p>The pieces are {@link ProfileJsonWriter}'s; reading is {@link ProfileJsonReader}'s.
  *
  * <p>Reading validates everything and reports the first problem as a {@link ProfileFormatException}
  * with one line naming the file, the line and column, and the key.
