@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The accounting tool's cost per job: acct_ms of the records (its work at MPI_Finalize on rank 0),
 # and per rank MPI_Init's time, the resident memory before MPI_Finalize and whether a JVM is
-# loaded, next to the same job without jpmpi. The job is the tests' profilers/src/test/c/acct.c
+# loaded, next to the same job without jpmpi. The job is the tests' test-support/src/main/c/profilers/acct.c
 # (ITERS rounds of a little computation, an MPI_Allreduce of 1000 doubles, an MPI_Bcast every
 # tenth; each rank prints its MPI_Init time, VmRSS and whether libjvm.so is mapped).
 #   benchmarks/accounting/run.sh [openmpi|mpich] [RANKS] [JOBS] [ITERS]
@@ -22,8 +22,8 @@ jpmpi_tree
 lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
 native="$JPMPI_TREE/lib/$impl"
 entry=${ENTRY:-$native/libjpmpi-profile.so,$native/libjpmpi-accounting.so}
-# The accounting tests' program (the profilers build makes it with the test programs).
-exe="$root/profilers/target/test-native/$impl/acct"
+# The accounting tests' program (test-support builds it with the test programs).
+exe="$root/test-support/target/test-native/$impl/acct"
 if [ ! -f "$exe" ]; then
     jpmpi_mvn -q install -DskipTests
 fi

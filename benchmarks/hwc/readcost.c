@@ -20,7 +20,7 @@
  *                     papi-read-syscall with PAPI's fast read switched off (read(2) of its group)
  *   call              an empty function, called directly
  *   hwc-call-*        the same function wrapped as the hwc level wraps an MPI function (hwc_enter,
- *                     the call, hwc_exit from profilers/src/main/c/hwc.h: two reads of the counters,
+ *                     the call, hwc_exit from profilers/hwc/src/main/c/hwc.h: two reads of the counters,
  *                     the TSC, the per-function sums), with the counters read by read(2), by rdpmc,
  *                     by a fake reader (the rdpmc path with rdtsc in place of the trapped
  *                     instruction: what the wrapper costs where rdpmc is not trapped), and by none

@@ -12,7 +12,7 @@ runs=${1:-5}
 rounds=${2:-201}
 block_us=${3:-200}
 source "$root/scripts/lib.sh"
-gen="$root/profilers/target/generated-sources/c/openmpi"
+gen="$root/profilers/hwc/target/generated-sources/c/openmpi"
 if [ ! -f "$gen/jpmpi_hwc_ids.h" ]; then
     JPMPI_QUIET_JDK=1 jpmpi_find_jdk
     jpmpi_mvn -q install -DskipTests
@@ -23,7 +23,7 @@ if echo '#include <papi.h>' | "$cc" -E -x c - >/dev/null 2>&1; then
     papi=(-lpapi)
 fi
 mkdir -p "$here/target"
-"$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -I"$root/profilers/src/main/c" -I"$gen" -o "$here/target/readcost" \
+"$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -I"$root/profilers/hwc/src/main/c" -I"$gen" -o "$here/target/readcost" \
     "$here/readcost.c" "${papi[@]}"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -3,6 +3,8 @@ package io.jpmpi.bindings;
 import io.jpmpi.bindings.c.AroundEmitter;
 import io.jpmpi.bindings.c.DispatcherEmitter;
 import io.jpmpi.bindings.c.ProfileEmitter;
+import io.jpmpi.bindings.c.ProfileSemantics;
+import io.jpmpi.bindings.c.SettingsHeaderEmitter;
 import io.jpmpi.bindings.java.JavaEmitter;
 import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiSpec;
@@ -17,8 +19,10 @@ import java.util.Map;
  * files of one target into a directory.
  *
  * <pre>Generate c-dispatcher IMPL|all OUTDIR</pre> ("all" writes OUTDIR/IMPL for each implementation)
- * <pre>Generate c-profile IMPL|all OUTDIR</pre> (the profile tool's recorder wrappers)
+ * <pre>Generate c-profile IMPL|all OUTDIR SEMANTICS</pre> (the profile tool's recorder wrappers; SEMANTICS:
+ * the tool's semantics.json)
  * <pre>Generate c-around TOOL IMPL|all OUTDIR</pre> (a level doing the same around every call, e.g. hwc)
+ * <pre>Generate c-settings IMPL|all OUTDIR</pre> (jpmpi_settings.h alone, for a C level with no generated wrappers)
  * <pre>Generate java OUTDIR</pre> (the Java bindings, as sources under OUTDIR)
  */
 public final class Generate {
@@ -26,11 +30,13 @@ public final class Generate {
     }
 
     public static void main(String[] args) throws IOException {
-        boolean c = args.length == 3 && (args[0].equals("c-dispatcher") || args[0].equals("c-profile"));
+        boolean c = args.length == 3 && (args[0].equals("c-dispatcher") || args[0].equals("c-settings"))
+                || args.length == 4 && args[0].equals("c-profile");
         boolean java = args.length == 2 && args[0].equals("java");
         boolean around = args.length == 4 && args[0].equals("c-around");
         if (!c && !java && !around) {
-            System.err.println("usage: Generate c-dispatcher|c-profile <implementation id>|all <output directory>\n"
+            System.err.println("usage: Generate c-dispatcher|c-settings <implementation id>|all <output directory>\n"
+                    + "       Generate c-profile <implementation id>|all <output directory> <semantics.json>\n"
                     + "       Generate c-around <tool> <implementation id>|all <output directory>\n"
                     + "       Generate java <source output directory>");
             System.exit(2);
@@ -47,9 +53,13 @@ public final class Generate {
             }
             return;
         }
+        ProfileSemantics semantics = args[0].equals("c-profile") ? ProfileSemantics.load(Path.of(args[3])) : null;
         for (String impl : implementations(spec, args[1])) {
-            Map<String, String> files = args[0].equals("c-profile") ? new ProfileEmitter(spec, impl).emit()
-                    : new DispatcherEmitter(spec, constants, impl).emit();
+            Map<String, String> files = switch (args[0]) {
+                case "c-profile" -> new ProfileEmitter(spec, impl, semantics).emit();
+                case "c-settings" -> Map.of("jpmpi_settings.h", SettingsHeaderEmitter.emit());
+                default -> new DispatcherEmitter(spec, constants, impl).emit();
+            };
             write(files, out(args[1], args[2], impl));
         }
     }

@@ -3,8 +3,8 @@ package io.jpmpi.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jpmpi.nativestubs.MpiRun;
-import io.jpmpi.nativestubs.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun;
+import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

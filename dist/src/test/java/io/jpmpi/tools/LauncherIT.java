@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.jpmpi.nativestubs.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -42,7 +42,7 @@ class LauncherIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void theLaunchersExitStatusComesBack(Impl impl) {
         String tool = impl.file("libcount.so");
         Jpmpi.Result ok = Jpmpi.run(run(List.of("--tools", tool), impl, 2, "exitcode", "0"));
@@ -57,7 +57,7 @@ class LauncherIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void variablesReachTheRanksOnlyAndSigtermStopsTheJob(Impl impl) throws Exception {
         String jar = Layout.current().javaCounterJar().orElseThrow().toString();
         Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
@@ -150,11 +150,10 @@ class LauncherIT {
      * --tools hwc,accounting the record has the counters (and the hwc tool's Java level a JVM).
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void accountingAloneStartsNoJvm(Impl impl) throws Exception {
-        Path acct = Path.of(System.getProperty("jpmpi.source.root"), "profilers/target/test-native", impl.id, "acct")
-                .normalize();
-        assertTrue(Files.isExecutable(acct), () -> "missing " + acct + " (the profilers module builds it)");
+        Path acct = Path.of(System.getProperty("jpmpi.test.native.dir"), impl.id, "acct").normalize();
+        assertTrue(Files.isExecutable(acct), () -> "missing " + acct + " (the test-support module builds it)");
         Path records = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "accounting-").resolve("a.jsonl");
         for (String tools : List.of("accounting", "hwc,accounting")) {
             List<String> args = new ArrayList<>(List.of("run", "--tools", tools, "--"));
@@ -187,7 +186,7 @@ class LauncherIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.jpmpi.nativestubs.MpiRun#implementations")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void theDemoPrintsItsReport(Impl impl) {
         Jpmpi.Result r = Jpmpi.run(List.of("demo", "--mpi", impl.id));
         assertEquals(0, r.exit(), r::describe);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.jpmpi.nativestubs.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun.Impl;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,7 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.Profile;
-import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,12 +18,11 @@ final class ProfileOutput {
      * profile and its reports; either way, say where the reports are.
      */
     static void finish(Context ctx, Path dir) {
-        Path json = dir.resolve("profile.json");
+        Path json = ProfileWriter.profileFile(dir);
         try {
-            if (!Files.exists(json) && RankDumps.present(dir)) {
-                Profile p = RankDumps.merge(dir);
-                ProfileJson.write(p, json);
-                Reports.writeReports(p, dir);
+            if (ProfileWriter.needsMerge(dir)) {
+                Profile p = ProfileWriter.mergeDumps(dir);
+                ProfileWriter.writeAll(p, dir);
                 ctx.note("profile.json was not written by the ranks: " + (p.partial() ? "a partial profile" : "the profile")
                         + " was merged from their dumps (ranks/rank-R.bin)");
             }

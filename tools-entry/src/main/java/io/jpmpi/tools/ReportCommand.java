@@ -1,10 +1,9 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileFormatException;
 import io.jpmpi.profilers.report.ProfileJson;
-import io.jpmpi.profilers.report.Reports;
+import io.jpmpi.profilers.report.ProfileWriter;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -43,18 +42,18 @@ public final class ReportCommand implements Callable<Integer> {
             throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + dir + ": "
                     + (Files.exists(dir) ? "not a directory" : "no such directory"));
         }
-        Path json = dir.resolve("profile.json");
+        Path json = ProfileWriter.profileFile(dir);
         Profile profile;
         if (Files.exists(json)) {
             profile = read(json);
-        } else if (RankDumps.present(dir)) {
+        } else if (ProfileWriter.needsMerge(dir)) {
             try {
-                profile = RankDumps.merge(dir);
+                profile = ProfileWriter.mergeDumps(dir);
             } catch (IOException e) {
                 throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + oneLine(e));
             }
             try {
-                ProfileJson.write(profile, json);
+                ProfileWriter.writeProfile(profile, dir);
             } catch (IOException e) {
                 throw new JpmpiException(ExitCode.BAD_PROFILE, "report: cannot write " + oneLine(e));
             }
@@ -68,7 +67,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         String text;
         try {
-            text = Reports.writeReports(profile, dir, !noHtml);
+            text = ProfileWriter.writeReports(profile, dir, !noHtml);
         } catch (IOException e) {
             throw new JpmpiException(ExitCode.BAD_PROFILE, "report: cannot write the reports in " + dir + ": "
                     + oneLine(e));

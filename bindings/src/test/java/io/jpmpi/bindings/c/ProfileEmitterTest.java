@@ -2,66 +2,38 @@ package io.jpmpi.bindings.c;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
-import io.jpmpi.specs.Parameter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ProfileEmitterTest {
     static final MpiSpec SPEC = MpiSpec.load();
-    private static final Pattern PARAM = Pattern.compile("\\ba_(\\w+)");
+    /** A small table in the semantics file's form (the profile tool's own file is tested beside it). */
+    static final String TABLE = """
+            {"semantics": [
+              {"functions": ["MPI_Send"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true},
+              {"functions": ["MPI_Bcast"], "pre": ["one();", "two();"], "post": ["three();"], "bytes": false}
+            ]}
+            """;
 
-    @Test
-    void everyArgumentASemanticsNamesIsAParameterOfTheFunction() {
-        for (String impl : SPEC.implementations().keySet()) {
-            for (MpiFunction f : SPEC.functionsOf(impl)) {
-                ProfileEmitter.Semantics s = ProfileEmitter.semanticsOf(f);
-                if (s == null) {
-                    continue;
-                }
-                Set<String> names = new HashSet<>();
-                for (Parameter p : f.parameters()) {
-                    names.add(p.name());
-                }
-                Matcher m = PARAM.matcher(s.pre() + " " + s.post());
-                while (m.find()) {
-                    assertTrue(names.contains(m.group(1)), f.name() + " (" + impl + "): its semantics use a_" + m.group(1)
-                            + " but its parameters are " + names);
-                }
-            }
-        }
-    }
-
-    @Test
-    void theFamiliesThatMoveDataHaveSemanticsInEveryForm() {
-        for (String impl : SPEC.implementations().keySet()) {
-            Map<String, MpiFunction> byName = SPEC.byName();
-            for (String name : List.of("MPI_Send", "MPI_Isend", "MPI_Recv", "MPI_Irecv", "MPI_Bcast", "MPI_Ibcast",
-                    "MPI_Alltoallw", "MPI_Ialltoallw", "MPI_Put", "MPI_Get", "MPI_File_write_at_all", "MPI_Waitall",
-                    "MPI_Startall", "MPI_Sendrecv")) {
-                assertNotNull(ProfileEmitter.semanticsOf(byName.get(name)), name);
-            }
-            for (MpiFunction f : SPEC.functionsOf(impl)) {
-                if (f.largeCount() && f.base() != null && ProfileEmitter.semanticsOf(byName.get(f.base())) != null) {
-                    assertNotNull(ProfileEmitter.semanticsOf(f), f.name() + " should be recorded like " + f.base());
-                }
-            }
+    static ProfileSemantics table() {
+        try {
+            return ProfileSemantics.parse("TABLE", TABLE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     @Test
     void recordsEveryIntFunctionOnceExceptHandleConversions() {
         for (String impl : SPEC.implementations().keySet()) {
-            ProfileEmitter e = new ProfileEmitter(SPEC, impl);
+            ProfileEmitter e = new ProfileEmitter(SPEC, impl, table());
             List<String> names = e.functionNames();
             assertEquals(names.size(), new HashSet<>(names).size());
             assertTrue(names.containsAll(ProfileEmitter.HAND_WRITTEN), impl);
@@ -78,6 +50,33 @@ class ProfileEmitterTest {
 
     @Test
     void generationIsDeterministic() {
-        assertEquals(new ProfileEmitter(SPEC, "openmpi").emit(), new ProfileEmitter(SPEC, "openmpi").emit());
+        assertEquals(new ProfileEmitter(SPEC, "openmpi", table()).emit(),
+                new ProfileEmitter(SPEC, "openmpi", table()).emit());
+    }
+
+    @Test
+    void aWrapperRunsItsSemanticsAroundThePmpiCall() {
+        String c = new ProfileEmitter(SPEC, "mpich", table()).emit().get("jpmpi_profile.c");
+        assertTrue(c.contains("    struct jp_call c;\n    jp_begin(&c);\n    one();\n    two();\n"
+                + "    int rc = PMPI_Bcast(a_buffer, a_count, a_datatype, a_root, a_comm);\n    jp_stop(&c);\n"
+                + "    three();\n    jp_end(&c, JP_F_MPI_Bcast, 0);\n"), c);
+        // The non-blocking and large-count forms take the blocking one's semantics.
+        assertTrue(c.contains("    int rc = PMPI_Ibcast(a_buffer, a_count, a_datatype, a_root, a_comm, a_request);\n"
+                + "    jp_stop(&c);\n    three();\n"), c);
+        assertTrue(c.contains("    jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n"
+                + "    jp_end(&c, JP_F_MPI_Send_c, 1);"), c);
+        // Not listed: timed only.
+        assertTrue(c.contains("    jp_stop(&c);\n    jp_end(&c, JP_F_MPI_Barrier, 0);"), c);
+    }
+
+    @Test
+    void aFunctionListedTwiceOrAnUnknownKeyIsAnError() {
+        IOException twice = assertThrows(IOException.class, () -> ProfileSemantics.parse("t.json",
+                "{\"semantics\": [{\"functions\": [\"MPI_Send\"], \"bytes\": true},"
+                        + " {\"functions\": [\"MPI_Send\"], \"bytes\": false}]}"));
+        assertEquals("t.json: MPI_Send is listed twice", twice.getMessage());
+        IOException unknown = assertThrows(IOException.class, () -> ProfileSemantics.parse("t.json",
+                "{\"semantics\": [{\"functions\": [\"MPI_Send\"], \"bytes\": true, \"post\": [], \"prost\": []}]}"));
+        assertTrue(unknown.getMessage().startsWith("t.json: unknown key \"prost\""), unknown.getMessage());
     }
 }

@@ -1,6 +1,6 @@
 package io.jpmpi.layering.it;
 
-import io.jpmpi.nativestubs.MpiRun;
+import io.jpmpi.testsupport.MpiRun;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

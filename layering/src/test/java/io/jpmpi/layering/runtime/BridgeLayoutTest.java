@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class BridgeLayoutTest {
     private static Map<String, Long> compiled() throws IOException, InterruptedException {
-        Path program = Path.of(System.getProperty("jpmpi.test.native.dir"), "layout");
+        Path program = Path.of(System.getProperty("jpmpi.layout.program"));
         assertTrue(Files.isExecutable(program), () -> program + " is missing (native-stubs' test build makes it)");
         Process p = new ProcessBuilder(program.toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

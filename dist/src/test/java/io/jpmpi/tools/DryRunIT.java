@@ -1,0 +1,117 @@
+package io.jpmpi.tools;
+
+import static io.jpmpi.tools.CommandLineTest.dispatcher;
+import static io.jpmpi.tools.CommandLineTest.javaCounter;
+import static io.jpmpi.tools.CommandLineTest.refused;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.testsupport.MpiRun;
+import io.jpmpi.testsupport.MpiRun.Impl;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher commands `jpmpi run --dry-run` builds, in process (picocli), from the development
+ * installation (dist/target/jpmpi-VERSION): the dispatchers, the Java runtime, the tools' levels
+ * (detection is real: the installed launchers and test-support's programs); what needs the
+ * installation's files (a Java level's jar) besides.
+ */
+class DryRunIT {
+    private static final String OMPI_PINGPONG = Impl.OPENMPI.file("pingpong");
+    private static final String MPICH_PINGPONG = Impl.MPICH.file("pingpong");
+
+    @Test
+    void openMpiGetsDashXBeforeTheProgram() {
+        Cli r = Cli.run("run", "--dry-run", "--tools", javaCounter(), "--", "mpirun", "-np", "2", OMPI_PINGPONG, "7");
+        assertEquals(0, r.exit(), r::describe);
+        List<String> words = List.of(r.out().trim().split(" "));
+        assertEquals("mpirun", words.get(0));
+        int program = words.indexOf(OMPI_PINGPONG);
+        assertEquals(List.of("-np", "2", OMPI_PINGPONG, "7"), words.subList(program - 2, words.size()), r::describe);
+        String jsig = Path.of(System.getProperty("java.home"), "lib/libjsig.so").toString();
+        assertTrue(words.contains("LD_PRELOAD=" + jsig + ":" + dispatcher(Impl.OPENMPI)), r::describe);
+        assertTrue(words.contains("JPMPI_TOOLS_ENTRY=" + javaCounter()), r::describe);
+        assertTrue(words.contains("JAVA_HOME=" + System.getProperty("java.home")), r::describe);
+        // the dispatcher finds the Java runtime in its installation
+        assertFalse(words.stream().anyMatch(w -> w.startsWith("JPMPI_JAVA_CLASSPATH=")), r::describe);
+        for (int i = 1; i < program - 2; i += 2) {
+            assertEquals("-x", words.get(i), r::describe);
+        }
+    }
+
+    @Test
+    void hydraGetsGenvAndCToolsNeedNoJava() {
+        String tool = Path.of(Impl.MPICH.file("libcount.so")).normalize().toString();
+        Cli r = Cli.run("run", "--dry-run", "--tools", tool + ",preload", "--output", "out-dir", "--",
+                "mpiexec.hydra", "-n", "2", MPICH_PINGPONG);
+        assertEquals(0, r.exit(), r::describe);
+        String line = r.out().trim();
+        assertTrue(line.startsWith("mpiexec.hydra -genv "), line);
+        assertTrue(line.contains("-genv LD_PRELOAD " + dispatcher(Impl.MPICH) + ":" + tool + " "), line);
+        assertTrue(line.contains("-genv JPMPI_TOOLS_ENTRY " + tool + ",preload "), line);
+        assertTrue(line.contains("-genv JPMPI_OUTPUT_DIR " + Path.of("out-dir").toAbsolutePath() + " "), line);
+        assertFalse(line.contains("libjsig") || line.contains("JAVA_HOME"), line);
+        assertTrue(line.endsWith("-n 2 " + MPICH_PINGPONG), line);
+    }
+
+    /** --tools accounting: the recorder and the accounting level, both C: nothing of Java reaches the ranks. */
+    @Test
+    void accountingAloneNeedsNoJava() {
+        Layout layout = Layout.current();
+        MpiImpl impl = MpiImpl.byId(Impl.OPENMPI.id).orElseThrow();
+        Cli r = Cli.run("run", "--dry-run", "--tools", "accounting", "--", "mpirun", "-np", "2", OMPI_PINGPONG);
+        assertEquals(0, r.exit(), r::describe);
+        String line = r.out().trim();
+        assertTrue(line.contains(" -x JPMPI_TOOLS_ENTRY=" + layout.accountingLevel(impl) + " "), line);
+        assertTrue(line.contains(" -x LD_PRELOAD=" + dispatcher(Impl.OPENMPI) + " "), line);
+        assertFalse(line.contains("libjsig") || line.contains("JAVA_HOME") || line.contains("JPMPI_JAVA_")
+                || line.contains("JPMPI_OUTPUT_DIR"), line);
+    }
+
+    @Test
+    void srunGetsExportAllAndListsWithCommasInItsOwnEnvironment(@TempDir Path dir) throws Exception {
+        // No Slurm here: a stand-in named srun is enough, the MPI comes from the program.
+        Path srun = dir.resolve("srun");
+        Files.writeString(srun, "#!/bin/sh\nexit 0\n");
+        Files.setPosixFilePermissions(srun, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String tool = Path.of(Impl.OPENMPI.file("libcount.so")).normalize().toString();
+        String list = "v," + tool;
+        Job job = Job.plan(Layout.current(), new Job.Request(List.of(srun.toString(), "-n", "2", OMPI_PINGPONG),
+                list, null, java.util.Optional.empty(), true), System.getenv());
+        assertEquals(MpiRun.Impl.OPENMPI.id, job.impl().id());
+        assertEquals(List.of(srun.toString(), "--export=ALL,LD_PRELOAD=" + dispatcher(Impl.OPENMPI), "-n", "2",
+                OMPI_PINGPONG), job.command());
+        assertEquals(Map.of("JPMPI_TOOLS_ENTRY", list), job.launcherEnv());
+        refused(Cli.run("run", "--", srun.toString(), "--export=NONE", "-n", "2", OMPI_PINGPONG), ExitCode.USAGE,
+                "--export");
+    }
+
+    @Test
+    void theRanksJdkMustBeRecentEnoughForJavaLevels() {
+        String jar = javaCounter();
+        refused(Cli.run(Map.of("JPMPI_JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"), "run", "--tools", jar,
+                "--", "mpirun", OMPI_PINGPONG), ExitCode.NO_JDK, "JDK 17");
+    }
+
+    @Test
+    void functionsListsTheSpecAndWhatAJarOverrides() {
+        Cli all = Cli.run("functions", "--category", "p2p-blocking");
+        assertEquals(0, all.exit(), all::describe);
+        assertTrue(all.out().lines().anyMatch(l -> l.matches("MPI_Send +p2p-blocking +mpich,openmpi")), all::describe);
+        assertTrue(all.out().lines().noneMatch(l -> l.startsWith("MPI_Bcast ")), all::describe);
+        Cli jar = Cli.run("functions", "--jar", javaCounter());
+        assertEquals(0, jar.exit(), jar::describe);
+        List<String> names = jar.out().lines().filter(l -> l.startsWith("MPI_")).map(l -> l.split(" +")[0]).toList();
+        assertEquals(List.of("MPI_Allreduce", "MPI_Barrier", "MPI_Bcast", "MPI_Irecv", "MPI_Isend", "MPI_Pcontrol",
+                "MPI_Recv", "MPI_Reduce", "MPI_Send"), names.stream().sorted().toList(), jar::describe);
+        assertTrue(jar.out().contains("lifecycle: CallCounter.afterInit, CallCounter.beforeFinalize"), jar::describe);
+        refused(Cli.run("functions", "--jar", "/nonexistent.jar"), ExitCode.BAD_ENTRY, "no such file");
+    }
+}

@@ -1,0 +1,641 @@
+package io.jpmpi.profilers.report;
+
+import static io.jpmpi.profilers.report.ProfileJson.MAX_BLOCKS;
+import static io.jpmpi.profilers.report.ProfileJson.MAX_FUNCTIONS;
+import static io.jpmpi.profilers.report.ProfileJson.MAX_RANKS;
+import static io.jpmpi.profilers.report.ProfileJsonReader.clip;
+import static io.jpmpi.profilers.report.ProfileJsonReader.truncated;
+import static io.jpmpi.profilers.report.ProfileJsonReader.where;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The walk over one profile.json document that {@link ProfileJsonReader} starts: every key known,
+ * every value checked against the schema and the limits, the first problem a
+ * {@link ProfileFormatException} naming the path to the value.
+ */
+final class ProfileJsonDocument {
+    private ProfileJsonDocument() {
+    }
+
+    /** A field of an object: {@code index} into the object's key list, -1 for a key it does not know. */
+    @FunctionalInterface
+    private interface Field {
+        void read(int index) throws IOException;
+    }
+
+    /** An element of an array. */
+    @FunctionalInterface
+    private interface Element {
+        void read(int index) throws IOException;
+    }
+
+    private static final String[] TOP = {"schema", "partial", "partial_reasons", "job", "ranks", "summary",
+            "overhead", "functions", "histogram", "blocks", "rank_rows", "matrix"};
+    private static final String[] JOB = {"id", "executable", "mpi", "hosts", "start", "wall_s"};
+    private static final String[] SUMMARY = {"app_s", "mpi_s", "mpi_pct", "calls", "bytes_sent", "bytes_recv"};
+    private static final String[] STAT = {"sum", "min", "min_rank", "max", "max_rank", "avg", "cv"};
+    private static final String[] OVERHEAD = {"per_call_ns", "calls", "total_s"};
+    private static final String[] FUNCTION = {"name", "calls", "time_s", "bytes_sent", "bytes_recv", "min_call_s",
+            "max_call_s", "per_rank", "histogram"};
+    private static final String[] PER_RANK = {"calls", "time_s", "bytes_sent", "bytes_recv"};
+    private static final String[] BLOCKS = {"first_rank", "app_s", "mpi_s", "messages", "bytes"};
+    private static final String[] RANK_ROW = {"rank", "host", "pid", "app_s", "mpi_s", "calls", "partial"};
+    private static final String[] MATRIX = {"messages", "bytes"};
+
+    /** One document's reading: the parser, the path to the current value (for messages), what is known so far. */
+    static final class Reader {
+        private final String source;
+        private final JsonParser p;
+        private final String[] pathKeys = new String[16];
+        private final int[] pathIndexes = new int[16];
+        private int depth;
+        private int ranks;
+
+        Reader(String source, JsonParser p) {
+            this.source = source;
+            this.p = p;
+        }
+
+        Profile profile() throws IOException {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                throw new ProfileFormatException(source + ": empty file (no JSON value)");
+            }
+            if (t != JsonToken.START_OBJECT) {
+                throw error("not a jpmpi profile: the top level must be a JSON object, found " + found());
+            }
+            boolean[] partial = new boolean[1];
+            List<String> reasons = new ArrayList<>();
+            Job[] job = new Job[1];
+            Profile.Summary[] summary = new Profile.Summary[1];
+            Profile.Overhead[] overhead = new Profile.Overhead[1];
+            List<FunctionProfile> functions = new ArrayList<>();
+            long[][] histogram = new long[1][];
+            Profile.Blocks[] blocks = new Profile.Blocks[1];
+            List<Profile.RankRow> rows = new ArrayList<>();
+            List<List<Profile.SparseRow>> matrix = new ArrayList<>();
+            int[] fields = new int[1];
+            object(TOP, k -> {
+                if (fields[0]++ == 0 && k != 0) {
+                    throw error("not a jpmpi profile: the first key must be \"schema\", found \""
+                            + clip(p.currentName(), 40) + "\"");
+                }
+                if (k >= 5 && ranks == 0) {
+                    throw error(quote(TOP[k]) + " must come after \"ranks\"");
+                }
+                switch (k) {
+                    case 0 -> schema();
+                    case 1 -> partial[0] = bool();
+                    case 2 -> array(MAX_RANKS, "reasons", i -> reasons.add(string(false)));
+                    case 3 -> job[0] = job();
+                    case 4 -> ranks = intIn(1, MAX_RANKS);
+                    case 5 -> summary[0] = summary();
+                    case 6 -> overhead[0] = overhead();
+                    case 7 -> functions(functions);
+                    case 8 -> histogram[0] = histogram();
+                    case 9 -> blocks[0] = blocks();
+                    case 10 -> rankRows(rows);
+                    case 11 -> matrix(matrix);
+                    default -> {
+                    }
+                }
+            });
+            if (p.nextToken() != null) {
+                throw error("unexpected content after the end of the profile");
+            }
+            return new Profile(Profile.SCHEMA, partial[0], List.copyOf(reasons), job[0], ranks, summary[0], overhead[0],
+                    List.copyOf(functions), histogram[0], blocks[0], List.copyOf(rows), matrix.get(0),
+                    matrix.get(1));
+        }
+
+        private void schema() throws IOException {
+            String s = string(false);
+            if (!Profile.SCHEMA.equals(s)) {
+                if (s.startsWith("jpmpi-profile-")) {
+                    throw error("unsupported schema \"" + clip(s, 40) + "\" (this jpmpi reads " + Profile.SCHEMA + ")");
+                }
+                throw error("not a jpmpi profile: \"schema\" is \"" + clip(s, 40) + "\", expected \""
+                        + Profile.SCHEMA + "\"");
+            }
+        }
+
+        private Job job() throws IOException {
+            String[] strings = new String[4];
+            int[] hosts = new int[1];
+            double[] wall = new double[1];
+            object(JOB, k -> {
+                switch (k) {
+                    case 0 -> strings[0] = string(true);
+                    case 1 -> strings[1] = string(true);
+                    case 2 -> strings[2] = string(true);
+                    case 3 -> hosts[0] = intIn(0, MAX_RANKS);
+                    case 4 -> strings[3] = string(true);
+                    case 5 -> wall[0] = amount();
+                    default -> {
+                    }
+                }
+            });
+            return new Job(strings[0], strings[1], strings[2], hosts[0], strings[3], wall[0]);
+        }
+
+        private Profile.Summary summary() throws IOException {
+            Stat[] s = new Stat[SUMMARY.length];
+            object(SUMMARY, k -> {
+                if (k >= 0) {
+                    s[k] = stat();
+                }
+            });
+            return new Profile.Summary(s[0], s[1], s[2], s[3], s[4], s[5]);
+        }
+
+        private Stat stat() throws IOException {
+            double[] v = new double[STAT.length];
+            int[] r = new int[STAT.length];
+            object(STAT, k -> {
+                switch (k) {
+                    case 2, 4 -> r[k] = intIn(0, ranks - 1);
+                    case -1 -> {
+                    }
+                    default -> v[k] = amount();
+                }
+            });
+            return new Stat(v[0], v[1], r[2], v[3], r[4], v[5], v[6]);
+        }
+
+        private Profile.Overhead overhead() throws IOException {
+            double[] d = new double[3];
+            long[] calls = new long[1];
+            object(OVERHEAD, k -> {
+                switch (k) {
+                    case 1 -> calls[0] = count();
+                    case -1 -> {
+                    }
+                    default -> d[k] = amount();
+                }
+            });
+            return new Profile.Overhead(d[0], calls[0], d[2]);
+        }
+
+        private void functions(List<FunctionProfile> out) throws IOException {
+            Set<String> names = new HashSet<>();
+            array(MAX_FUNCTIONS, "functions", i -> {
+                FunctionProfile f = function();
+                if (!names.add(f.name())) {
+                    throw error("function \"" + clip(f.name(), 60) + "\" appears twice");
+                }
+                out.add(f);
+            });
+        }
+
+        private FunctionProfile function() throws IOException {
+            String[] name = new String[1];
+            long[] l = new long[FUNCTION.length];
+            double[] d = new double[FUNCTION.length];
+            FunctionProfile.PerRank[] perRank = new FunctionProfile.PerRank[1];
+            long[][] histogram = new long[1][];
+            object(FUNCTION, k -> {
+                switch (k) {
+                    case 0 -> {
+                        name[0] = string(false);
+                        if (name[0].isEmpty()) {
+                            throw error(quote(path()) + " must not be empty");
+                        }
+                    }
+                    case 1, 3, 4 -> l[k] = count();
+                    case 2, 5, 6 -> d[k] = amount();
+                    case 7 -> {
+                        Stat[] s = new Stat[PER_RANK.length];
+                        object(PER_RANK, j -> {
+                            if (j >= 0) {
+                                s[j] = stat();
+                            }
+                        });
+                        perRank[0] = new FunctionProfile.PerRank(s[0], s[1], s[2], s[3]);
+                    }
+                    case 8 -> histogram[0] = histogram();
+                    default -> {
+                    }
+                }
+            });
+            return new FunctionProfile(name[0], l[1], d[2], l[3], l[4], d[5], d[6], perRank[0], histogram[0]);
+        }
+
+        private long[] histogram() throws IOException {
+            LongList h = new LongList();
+            array(Histogram.BUCKETS, "buckets", i -> h.add(count()));
+            return h.toArray();
+        }
+
+        private Profile.Blocks blocks() throws IOException {
+            IntList first = new IntList();
+            double[][] seconds = new double[2][];
+            long[][][] matrices = new long[2][][];
+            JsonLocation[] at = new JsonLocation[BLOCKS.length];
+            object(BLOCKS, k -> {
+                if (k >= 0) {
+                    at[k] = p.currentTokenLocation();
+                }
+                switch (k) {
+                    case 0 -> array(Math.min(ranks, MAX_BLOCKS), "blocks", i -> {
+                        int r = intIn(0, ranks - 1);
+                        if (i == 0 && r != 0) {
+                            throw error(quote(path()) + " must be 0 (the first block starts at rank 0), found " + r);
+                        }
+                        if (i > 0 && r <= first.get(i - 1)) {
+                            throw error(quote(path()) + " must be larger than the block before's, "
+                                    + first.get(i - 1) + ", found " + r);
+                        }
+                        first.add(r);
+                    });
+                    case 1, 2 -> {
+                        DoubleList v = new DoubleList();
+                        array(MAX_BLOCKS, "blocks", i -> v.add(amount()));
+                        seconds[k - 1] = v.toArray();
+                    }
+                    case 3, 4 -> {
+                        List<long[]> rows = new ArrayList<>();
+                        array(MAX_BLOCKS, "rows", i -> {
+                            LongList row = new LongList();
+                            array(MAX_BLOCKS, "blocks", j -> row.add(count()));
+                            rows.add(row.toArray());
+                        });
+                        matrices[k - 3] = rows.toArray(new long[0][]);
+                    }
+                    default -> {
+                    }
+                }
+            });
+            int n = first.size();
+            if (n == 0) {
+                throw errorAt(at[0], "\"blocks.first_rank\" must list at least one block");
+            }
+            for (int k = 1; k <= 2; k++) {
+                if (seconds[k - 1].length != n) {
+                    throw errorAt(at[k], "\"blocks." + BLOCKS[k] + "\" has " + seconds[k - 1].length
+                            + " values, \"blocks.first_rank\" " + n + " blocks");
+                }
+            }
+            for (int k = 3; k <= 4; k++) {
+                long[][] m = matrices[k - 3];
+                if (m.length != n) {
+                    throw errorAt(at[k], "\"blocks." + BLOCKS[k] + "\" has " + m.length
+                            + " rows, \"blocks.first_rank\" " + n + " blocks");
+                }
+                for (int i = 0; i < n; i++) {
+                    if (m[i].length != n) {
+                        throw errorAt(at[k], "\"blocks." + BLOCKS[k] + "[" + i + "]\" has " + m[i].length
+                                + " values, \"blocks.first_rank\" " + n + " blocks");
+                    }
+                }
+            }
+            return new Profile.Blocks(first.toArray(), seconds[0], seconds[1], matrices[0], matrices[1]);
+        }
+
+        private void rankRows(List<Profile.RankRow> out) throws IOException {
+            int n = array(ranks, "rows (one per rank)", i -> out.add(rankRow(i)));
+            if (n != ranks) {
+                throw error(quote(path()) + " has " + n + " rows, \"ranks\" is " + ranks);
+            }
+        }
+
+        private Profile.RankRow rankRow(int index) throws IOException {
+            int[] rank = {-1};
+            String[] s = new String[2];
+            long[] l = new long[RANK_ROW.length];
+            double[] d = new double[RANK_ROW.length];
+            object(RANK_ROW, k -> {
+                switch (k) {
+                    case 0 -> {
+                        rank[0] = intIn(0, ranks - 1);
+                        if (rank[0] != index) {
+                            throw error(quote(path()) + " is " + rank[0] + ", expected " + index
+                                    + " (rows in rank order)");
+                        }
+                    }
+                    case 1 -> s[0] = string(true);
+                    case 2, 5 -> l[k] = count();
+                    case 3, 4 -> d[k] = amount();
+                    case 6 -> s[1] = string(true);
+                    default -> {
+                    }
+                }
+            });
+            return new Profile.RankRow(rank[0], s[0], l[2], d[3], d[4], l[5], s[1]);
+        }
+
+        private void matrix(List<List<Profile.SparseRow>> out) throws IOException {
+            List<Profile.SparseRow> messages = new ArrayList<>();
+            List<Profile.SparseRow> bytes = new ArrayList<>();
+            IntList peers = new IntList();
+            LongList values = new LongList();
+            object(MATRIX, k -> {
+                if (k < 0) {
+                    return;
+                }
+                List<Profile.SparseRow> rows = k == 0 ? messages : bytes;
+                int n = array(ranks, "rows (one per rank)", i -> rows.add(sparseRow(peers, values)));
+                if (n != ranks) {
+                    throw error(quote(path()) + " has " + n + " rows, \"ranks\" is " + ranks);
+                }
+            });
+            out.add(List.copyOf(messages));
+            out.add(List.copyOf(bytes));
+        }
+
+        /** {@code [[peer,value],...]}, peers ascending and in range; {@code peers}, {@code values} are scratch. */
+        private Profile.SparseRow sparseRow(IntList peers, LongList values) throws IOException {
+            peers.clear();
+            values.clear();
+            array(ranks, "peers", i -> {
+                if (p.currentToken() != JsonToken.START_ARRAY) {
+                    throw expected("a [peer, value] pair");
+                }
+                next();
+                int peer = intIn(0, ranks - 1);
+                if (i > 0 && peer <= peers.get(i - 1)) {
+                    throw error("peers must be ascending in " + quote(parentPath()) + ": " + peer + " after "
+                            + peers.get(i - 1));
+                }
+                if (next() == JsonToken.END_ARRAY) {
+                    throw error(quote(path()) + " must be a [peer, value] pair, found a single number");
+                }
+                long value = count();
+                if (next() != JsonToken.END_ARRAY) {
+                    throw error(quote(path()) + " must be a [peer, value] pair, found more than 2 elements");
+                }
+                peers.add(peer);
+                values.add(value);
+            });
+            if (peers.size() == 0) {
+                return Profile.SparseRow.EMPTY;
+            }
+            return new Profile.SparseRow(peers.toArray(), values.toArray());
+        }
+
+        // --- structure ------------------------------------------------------------------------
+
+        /**
+         * The object at the current token: {@code field} is called with each value's key index in
+         * {@code keys} (-1 for keys it does not know, whose values are then skipped); every key of
+         * {@code keys} must be present.
+         */
+        private void object(String[] keys, Field field) throws IOException {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+                throw expected("an object");
+            }
+            long seen = 0;
+            while (next() != JsonToken.END_OBJECT) {
+                String key = p.currentName();
+                int k = indexOf(keys, key);
+                next();
+                enter(key);
+                field.read(k);
+                if (k < 0) {
+                    p.skipChildren();
+                } else {
+                    seen |= 1L << k;
+                }
+                leave();
+            }
+            for (int k = 0; k < keys.length; k++) {
+                if ((seen & (1L << k)) == 0) {
+                    String in = path();
+                    throw error("missing " + quote(keys[k]) + (in.isEmpty() ? "" : " in " + quote(in)));
+                }
+            }
+        }
+
+        /**
+         * The array at the current token, at most {@code max} elements (more is an error naming them
+         * {@code what}); returns the number of elements.
+         */
+        private int array(int max, String what, Element element) throws IOException {
+            if (p.currentToken() != JsonToken.START_ARRAY) {
+                throw expected("an array");
+            }
+            int n = 0;
+            while (next() != JsonToken.END_ARRAY) {
+                if (n == max) {
+                    throw error(quote(path()) + " has more than " + max + " " + what);
+                }
+                enterIndex(n);
+                element.read(n);
+                leave();
+                n++;
+            }
+            return n;
+        }
+
+        private static int indexOf(String[] keys, String key) {
+            for (int k = 0; k < keys.length; k++) {
+                if (keys[k].equals(key)) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+
+        private JsonToken next() throws IOException {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                throw truncated(source, p.currentLocation().getLineNr());
+            }
+            return t;
+        }
+
+        // --- values ---------------------------------------------------------------------------
+
+        private boolean bool() throws IOException {
+            JsonToken t = p.currentToken();
+            if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
+                return t == JsonToken.VALUE_TRUE;
+            }
+            throw expected("true or false");
+        }
+
+        private String string(boolean nullable) throws IOException {
+            JsonToken t = p.currentToken();
+            if (t == JsonToken.VALUE_STRING) {
+                return p.getText();
+            }
+            if (nullable && t == JsonToken.VALUE_NULL) {
+                return null;
+            }
+            throw expected(nullable ? "a string or null" : "a string");
+        }
+
+        /** A non-negative integer that fits a long. */
+        private long count() throws IOException {
+            if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+                long v = p.getLongValue();
+                if (v >= 0) {
+                    return v;
+                }
+            }
+            throw expected("a non-negative integer");
+        }
+
+        private int intIn(int lo, int hi) throws IOException {
+            if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
+                int v = p.getIntValue();
+                if (v >= lo && v <= hi) {
+                    return v;
+                }
+            }
+            throw expected("an integer from " + lo + " to " + hi);
+        }
+
+        /** A finite non-negative number. */
+        private double amount() throws IOException {
+            JsonToken t = p.currentToken();
+            if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+                double d = p.getDoubleValue();
+                if (Double.isFinite(d) && d >= 0) {
+                    return d;
+                }
+            }
+            throw expected("a finite non-negative number");
+        }
+
+        // --- messages -------------------------------------------------------------------------
+
+        private void enter(String key) {
+            pathKeys[depth] = key;
+            depth++;
+        }
+
+        private void enterIndex(int index) {
+            pathKeys[depth] = null;
+            pathIndexes[depth] = index;
+            depth++;
+        }
+
+        private void leave() {
+            depth--;
+        }
+
+        private String path() {
+            return path(depth);
+        }
+
+        private String parentPath() {
+            return path(depth - 1);
+        }
+
+        private String path(int n) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                if (pathKeys[i] == null) {
+                    b.append('[').append(pathIndexes[i]).append(']');
+                } else {
+                    b.append(b.isEmpty() ? "" : ".").append(clip(pathKeys[i], 40));
+                }
+            }
+            return b.toString();
+        }
+
+        private static String quote(String s) {
+            return "\"" + s + "\"";
+        }
+
+        private ProfileFormatException expected(String what) throws IOException {
+            return error(quote(path()) + " must be " + what + ", found " + found());
+        }
+
+        /** The current token as a message shows it. */
+        private String found() throws IOException {
+            JsonToken t = p.currentToken();
+            return switch (t) {
+                case START_OBJECT -> "an object";
+                case START_ARRAY -> "an array";
+                case VALUE_STRING -> "\"" + clip(p.getText(), 40) + "\"";
+                case VALUE_NULL -> "null";
+                default -> clip(p.getText(), 40);
+            };
+        }
+
+        private ProfileFormatException error(String message) {
+            return errorAt(p.currentTokenLocation(), message);
+        }
+
+        private ProfileFormatException errorAt(JsonLocation at, String message) {
+            return new ProfileFormatException(source + ": " + where(at) + message);
+        }
+    }
+
+    /** A growing int array. */
+    private static final class IntList {
+        private int[] a = new int[8];
+        private int n;
+
+        void add(int v) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+
+        int get(int i) {
+            return a[i];
+        }
+
+        int size() {
+            return n;
+        }
+
+        void clear() {
+            n = 0;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(a, n);
+        }
+    }
+
+    /** A growing long array. */
+    private static final class LongList {
+        private long[] a = new long[8];
+        private int n;
+
+        void add(long v) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+
+        void clear() {
+            n = 0;
+        }
+
+        long[] toArray() {
+            return Arrays.copyOf(a, n);
+        }
+    }
+
+    /** A growing double array. */
+    private static final class DoubleList {
+        private double[] a = new double[8];
+        private int n;
+
+        void add(double v) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+
+        double[] toArray() {
+            return Arrays.copyOf(a, n);
+        }
+    }
+}

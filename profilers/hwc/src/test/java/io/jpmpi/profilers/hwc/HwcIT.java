@@ -1,0 +1,175 @@
+package io.jpmpi.profilers.hwc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.jpmpi.testsupport.BuiltTools;
+import io.jpmpi.testsupport.MpiRun;
+import io.jpmpi.testsupport.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The hwc tool (C level + Java level) on hwcloop.c under mpirun, every installed MPI: ITERS rounds
+ * of N iterations of a 10-instruction asm block (4 floating-point operations) between MPI calls,
+ * so every rank's application part is 10 x ITERS x N instructions and 4 x ITERS x N fp_ops, plus
+ * a few hundred. The PMU cases are skipped, with the reason, where the tool found no usable PMU;
+ * the software cases run everywhere.
+ */
+class HwcIT {
+    static final int RANKS = 3;
+    static final int ITERS = 10;
+    static final long N = 2_000_000;
+    static final String OUT = "hwc-out";
+
+    static Stream<Arguments> pmuCases() {
+        return MpiRun.implementations().flatMap(i -> Stream.of("auto", "rdpmc", "read").map(m -> Arguments.of(i, m)));
+    }
+
+    static Stream<Impl> impls() {
+        return MpiRun.implementations();
+    }
+
+    /** The hwc tool's entry items: its C level, then its Java level. */
+    static List<String> hwc(Impl impl) {
+        Path lib = Path.of(System.getProperty("jpmpi.profile.native.dir", "target/native")).toAbsolutePath()
+                .resolve(impl.id).resolve("libjpmpi-hwc.so");
+        Path jar = Path.of(System.getProperty("jpmpi.hwc.jar", "target/jpmpi-hwc/jpmpi-hwc.jar")).toAbsolutePath();
+        assertTrue(Files.isRegularFile(lib), () -> "missing " + lib + " (mvn compile builds it)");
+        assertTrue(Files.isRegularFile(jar), () -> "missing " + jar + " (mvn process-classes builds it)");
+        return List.of(lib.toString(), jar.toString());
+    }
+
+    static Result run(Impl impl, Map<String, String> env) {
+        return run(impl, env, hwc(impl));
+    }
+
+    static Result run(Impl impl, Map<String, String> env, List<String> entry) {
+        MpiRun run = MpiRun.on(impl).ranks(RANKS).env("JPMPI_OUTPUT_DIR", OUT)
+                .levels(MpiRun.entry(entry.toArray(String[]::new))).java();
+        env.forEach(run::env);
+        Result r = run.run("hwcloop", Integer.toString(ITERS), Long.toString(N)).assertSuccess();
+        assertEquals(1, r.countOut("hwcloop ranks=" + RANKS + " iters=" + ITERS + " n=" + N + " ok"), r::describe);
+        return r;
+    }
+
+    static String json(Result r) {
+        Path p = r.runDir().resolve(OUT).resolve("hwc.json");
+        try {
+            assertTrue(Files.size(r.runDir().resolve(OUT).resolve("hwc.txt")) > 0, r::describe);
+            return Files.readString(p);
+        } catch (IOException e) {
+            return fail(p + ": " + e + "\n" + r.describe(), e);
+        }
+    }
+
+    private static final Pattern FIELD = Pattern.compile("\"([\\w-]+)\":(-?[0-9.]+(?:[Ee][+-]?[0-9]+)?)");
+
+    /** The numbers of one part ("app" or "mpi") of rank `rank`'s line of hwc.json. */
+    static Map<String, Double> part(String json, int rank, String part) {
+        String line = json.lines().filter(l -> l.contains("{\"rank\":" + rank + ",")).findFirst()
+                .orElseThrow(() -> new AssertionError("no rank " + rank + " in\n" + json));
+        int at = line.indexOf("\"" + part + "\":{");
+        String obj = line.substring(at, line.indexOf('}', at));
+        Map<String, Double> m = new HashMap<>();
+        Matcher x = FIELD.matcher(obj);
+        while (x.find()) {
+            m.put(x.group(1), Double.parseDouble(x.group(2)));
+        }
+        return m;
+    }
+
+    static void near(double expected, double actual, String what, Result r) {
+        assertTrue(Math.abs(actual - expected) <= 0.05 * expected,
+                () -> what + ": " + actual + " is not within 5 % of " + expected + "\n" + r.describe());
+    }
+
+    @ParameterizedTest(name = "{0} read={1}")
+    @MethodSource("pmuCases")
+    void applicationInstructionsMatchTheLoop(Impl impl, String method) {
+        Result r = run(impl, Map.of("JPMPI_HWC_READ", method));
+        String json = json(r);
+        String notice = r.err().stream().filter(l -> l.startsWith("jpmpi hwc: no usable")).findFirst()
+                .orElse("the tool reported software counters");
+        Assumptions.assumeTrue(json.contains("\"hardware\":true"), "no usable PMU on this machine: " + notice);
+        assertTrue(json.contains("\"read\":\"" + (method.equals("auto") ? "" : method)), () -> json);
+        boolean fp = json.contains("\"fp_ops\"");
+        for (int rank = 0; rank < RANKS; rank++) {
+            Map<String, Double> app = part(json, rank, "app");
+            Map<String, Double> mpi = part(json, rank, "mpi");
+            near(10.0 * ITERS * N, app.get("instructions"), "rank " + rank + " application instructions", r);
+            if (fp) {
+                near(4.0 * ITERS * N, app.get("fp_ops"), "rank " + rank + " application fp_ops", r);
+            }
+            assertTrue(mpi.get("instructions") > 0 && mpi.get("cycles") > 0, () -> "nothing inside MPI\n" + json);
+            assertTrue(app.get("ipc") > 0 && app.get("instructions_per_s") > 0, () -> json);
+        }
+        assertTrue(json.contains("{\"name\":\"MPI_Allreduce\",\"calls\":" + RANKS * ITERS + ","), () -> json);
+        assertTrue(json.contains("{\"name\":\"MPI_Barrier\",\"calls\":" + RANKS * ITERS + ","), () -> json);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void softwareEventsWhenAsked(Impl impl) {
+        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "software"));
+        String json = json(r);
+        assertTrue(json.contains("\"hardware\":false"), () -> json);
+        assertTrue(json.contains("\"events\":[\"task-clock\",\"context-switches\",\"page-faults\"]"), () -> json);
+        assertFalse(r.err().stream().anyMatch(l -> l.startsWith("jpmpi hwc: no usable")), r::describe);
+        for (int rank = 0; rank < RANKS; rank++) {
+            Map<String, Double> app = part(json, rank, "app");
+            Map<String, Double> mpi = part(json, rank, "mpi");
+            assertTrue(app.get("task-clock") > 1e6, () -> "the loop takes more than 1 ms of task-clock\n" + json);
+            assertTrue(mpi.get("task-clock") > 0, () -> json);
+        }
+        assertTrue(json.contains("\"mpi_percent\":"), () -> json);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void fallbackIsOneNoticeAndNeverFailsTheJob(Impl impl) {
+        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "no-such-event"));
+        String json = json(r);
+        assertTrue(json.contains("\"hardware\":false"), () -> json);
+        List<String> notices = r.err().stream().filter(l -> l.startsWith("jpmpi hwc: no usable hardware counters"))
+                .toList();
+        assertEquals(1, notices.size(), r::describe);
+        assertEquals(1, r.err().stream().filter(l -> l.contains("unknown event 'no-such-event'")).count(),
+                r::describe);
+    }
+
+    /** `--tools profile,hwc` and `--tools hwc,profile`: whichever writes last, the profile's reports end with hwc.txt. */
+    @ParameterizedTest(name = "profile first: {0}")
+    @ValueSource(booleans = {true, false})
+    void theProfileReportsIncludeTheHwcSection(boolean profileFirst) throws IOException {
+        Impl impl = MpiRun.implementations().findFirst().orElseThrow();
+        List<String> profile = List.of(BuiltTools.recorder(impl).toString(), BuiltTools.profileJar().toString());
+        List<String> entry = profileFirst ? Stream.concat(profile.stream(), hwc(impl).stream()).toList()
+                : Stream.concat(hwc(impl).stream(), profile.stream()).toList();
+        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "software"), entry);
+        Path dir = r.runDir().resolve(OUT);
+        String hwcText = Files.readString(dir.resolve(HwcLevel.TEXT));
+        String report = Files.readString(dir.resolve("report.txt"));
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(hwcText.startsWith("jpmpi hwc: " + RANKS + " ranks, software"), hwcText);
+        assertTrue(report.startsWith("+---") && report.contains("| jpmpi profile"), () -> report);
+        assertTrue(report.endsWith("\n" + hwcText), () -> "report.txt does not end with hwc.txt:\n" + report);
+        assertTrue(html.contains("<h2>Hardware counters inside and outside MPI</h2>\n<pre>jpmpi hwc: " + RANKS
+                + " ranks, software"), () -> html);
+    }
+}

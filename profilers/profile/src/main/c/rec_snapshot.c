@@ -1,0 +1,319 @@
+/*
+ * rec_snapshot.c - the profile recorder's snapshot: the layout the Java level reads (Snapshot.java),
+ * streamed from every thread's counters into a buffer (at MPI_Finalize) or into ranks/rank-R.bin
+ * (when a rank ends any other way), and the functions the other levels call.
+ */
+#define _GNU_SOURCE
+#include "recorder_private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- snapshot */
+
+/*
+ * The snapshot: little-endian, 8-byte aligned sections (Snapshot.java reads it):
+ *   header (512 bytes, see jp_header below), names (nfunc x 48 bytes, NUL-padded),
+ *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), histograms (nfunc x 48 u64),
+ *   matrix (matrix_ranks x 2 u64: messages, bytes).
+ */
+struct jp_header {
+    char magic[8];              /* "JPMPIPR1" */
+    uint32_t version, header_size;
+    uint32_t nfunc, nbuckets;
+    int32_t world_rank, world_size;
+    int32_t state, detail;      /* JP_* state; errorcode (abort) or signal number */
+    uint64_t pid;
+    double ticks_per_second;
+    double per_call_ns;
+    int64_t init_unix_ns;       /* wall clock when MPI_Init returned (0: never) */
+    uint64_t app_ticks;         /* end of MPI_Init .. start of MPI_Finalize, or .. now */
+    uint64_t matrix_ranks;
+    char host[64];
+    char impl[32];
+    char jobid[64];
+    char exe[256];
+    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256];
+};
+_Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
+
+#define JP_NAME 48
+
+typedef int (*jp_sink)(void *ctx, const void *data, size_t n);
+
+static int jp_write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/*
+ * A file sink that writes in 16 KiB blocks (on the stack: the dump may run in a signal handler):
+ * the snapshot comes in ~3 pieces per function, and a dump of one write(2) per piece took long
+ * enough (hundreds of system calls) for Open MPI's SIGKILL, ~10 ms after its SIGTERM, to cut it
+ * short, leaving only rank-R.bin.tmp.
+ */
+struct jp_fdbuf {
+    int fd;
+    size_t used;
+    char buf[16384];
+};
+
+static int jp_fd_sink(void *ctx, const void *data, size_t n)
+{
+    struct jp_fdbuf *b = ctx;
+    if (b->used + n > sizeof b->buf) {
+        if (jp_write_all(b->fd, b->buf, b->used)) {
+            return -1;
+        }
+        b->used = 0;
+        if (n > sizeof b->buf) {
+            return jp_write_all(b->fd, data, n);
+        }
+    }
+    memcpy(b->buf + b->used, data, n);
+    b->used += n;
+    return 0;
+}
+
+struct jp_membuf {
+    char *p;
+    size_t used, cap;
+};
+
+static int jp_mem_sink(void *ctx, const void *data, size_t n)
+{
+    struct jp_membuf *m = ctx;
+    if (m->used + n > m->cap) {
+        return -1;
+    }
+    memcpy(m->p + m->used, data, n);
+    m->used += n;
+    return 0;
+}
+
+static double jp_tick_rate(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /*
+     * Ticks per second from the time since MPI_Init. The two clocks are read ~50 ns apart, so 1 ms
+     * already gives the rate to 1e-4; waiting longer would only delay a dump that SIGKILL may cut.
+     */
+    struct timespec a;
+    uint64_t t0 = jp_init_ticks;
+    struct timespec m0 = jp_init_mono;
+    if (!t0) {
+        t0 = jp_ticks();
+        clock_gettime(CLOCK_MONOTONIC, &m0);
+    }
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        uint64_t t1 = jp_ticks();
+        double ns = (double)(a.tv_sec - m0.tv_sec) * 1e9 + (double)(a.tv_nsec - m0.tv_nsec);
+        if (ns >= 1e6) {
+            return (double)(t1 - t0) / ns * 1e9;
+        }
+    }
+#else
+    return 1e9;
+#endif
+}
+
+static size_t jp_snapshot_size(void)
+{
+    size_t matrix = jp_world_size > 0 ? (size_t)jp_world_size : 0;
+    return sizeof(struct jp_header) + (size_t)JP_NFUNC * JP_NAME + (size_t)JP_NFUNC * 6 * 8
+            + (size_t)JP_NFUNC * JP_BUCKETS * 8 + matrix * 16;
+}
+
+extern const char *const jp_names[JP_NFUNC];
+extern const char jp_impl[];
+
+/* From the end of MPI_Init to the start of MPI_Finalize, or to now. */
+static uint64_t jp_app_ticks(void)
+{
+    uint64_t end = jp_end_ticks ? jp_end_ticks : jp_ticks();
+    return jp_init_ticks && end > jp_init_ticks ? end - jp_init_ticks : 0;
+}
+
+static void jp_header(struct jp_header *h, int state, int detail)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, "JPMPIPR1", 8);
+    h->version = 1;
+    h->header_size = sizeof *h;
+    h->nfunc = JP_NFUNC;
+    h->nbuckets = JP_BUCKETS;
+    h->world_rank = jp_world_rank;
+    h->world_size = jp_world_size;
+    h->state = state;
+    h->detail = detail;
+    h->pid = (uint64_t)getpid();
+    h->ticks_per_second = jp_tick_rate();
+    h->per_call_ns = jp_per_call_ns;
+    h->init_unix_ns = jp_init_unix_ns;
+    h->app_ticks = jp_app_ticks();
+    h->matrix_ranks = jp_world_size > 0 ? (uint64_t)jp_world_size : 0;
+    memcpy(h->host, jp_host, sizeof h->host);
+    strncpy(h->impl, jp_impl, sizeof h->impl - 1);
+    memcpy(h->jobid, jp_jobid, sizeof h->jobid);
+    memcpy(h->exe, jp_exe, sizeof h->exe);
+}
+
+/* Streams the snapshot, adding up every thread's counters on the way (no allocation). */
+static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
+{
+    struct jp_header h;
+    jp_header(&h, state, detail);
+    if (sink(ctx, &h, sizeof h)) {
+        return -1;
+    }
+    char name[JP_NAME];
+    for (int f = 0; f < JP_NFUNC; f++) {
+        memset(name, 0, sizeof name);
+        strncpy(name, jp_names[f], sizeof name - 1);
+        if (sink(ctx, name, sizeof name)) {
+            return -1;
+        }
+    }
+    for (int f = 0; f < JP_NFUNC; f++) {
+        uint64_t s[6] = {0, 0, 0, 0, 0, 0};
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            const struct jp_fstat *x = &t->f[f];
+            s[0] += x->calls;
+            s[1] += x->ticks;
+            if (x->min && (!s[2] || x->min < s[2])) {
+                s[2] = x->min;
+            }
+            if (x->max > s[3]) {
+                s[3] = x->max;
+            }
+            s[4] += x->sent;
+            s[5] += x->recv;
+        }
+        if (sink(ctx, s, sizeof s)) {
+            return -1;
+        }
+    }
+    for (int f = 0; f < JP_NFUNC; f++) {
+        uint64_t b[JP_BUCKETS];
+        memset(b, 0, sizeof b);
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            for (int k = 0; k < JP_BUCKETS; k++) {
+                b[k] += t->hist[f][k];
+            }
+        }
+        if (sink(ctx, b, sizeof b)) {
+            return -1;
+        }
+    }
+    uint64_t row[2 * 256];
+    for (int base = 0; base < jp_world_size; base += 256) {
+        int n = jp_world_size - base < 256 ? jp_world_size - base : 256;
+        memset(row, 0, sizeof row);
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            if (t->matrix) {
+                for (int i = 0; i < 2 * n; i++) {
+                    row[i] += t->matrix[2 * (size_t)base + (size_t)i];
+                }
+            }
+        }
+        if (sink(ctx, row, sizeof(uint64_t) * 2 * (size_t)n)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
+void jp_dump(int state, int detail)
+{
+    if (!jp_dump_path[0]) {
+        return;
+    }
+    char tmp[sizeof jp_dump_path + 8];
+    size_t n = strlen(jp_dump_path);
+    memcpy(tmp, jp_dump_path, n);
+    memcpy(tmp + n, ".tmp", 5);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return;
+    }
+    struct jp_fdbuf b;
+    b.fd = fd;
+    b.used = 0;
+    int ok = jp_emit(jp_fd_sink, &b, state, detail) == 0 && jp_write_all(fd, b.buf, b.used) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok) {
+        rename(tmp, jp_dump_path);
+    } else {
+        unlink(tmp);
+    }
+}
+
+/* ---------------------------------------------------------------- what the other levels call */
+
+JP_EXPORT size_t jpmpi_profile_snapshot_size(void)
+{
+    return jp_snapshot_size();
+}
+
+/* Fills buf with the snapshot; returns its size, or 0 if cap is too small. */
+JP_EXPORT size_t jpmpi_profile_snapshot(void *buf, size_t cap)
+{
+    struct jp_membuf m = {buf, 0, cap};
+    int state = jp_end_ticks ? JP_FINALIZE : JP_FLUSH;
+    return jp_emit(jp_mem_sink, &m, state, 0) == 0 ? m.used : 0;
+}
+
+JP_EXPORT const char *jpmpi_profile_output_dir(void)
+{
+    return jp_outdir;
+}
+
+/*
+ * What the accounting level takes instead of the snapshot: the number of functions and, for the
+ * first `max`, their names, calls and seconds summed over the threads; the application's seconds
+ * (from the end of MPI_Init to the start of MPI_Finalize, or to now) and the wall clock when
+ * MPI_Init returned (Unix ns, 0 before).
+ */
+JP_EXPORT int jpmpi_profile_totals(int max, const char **names, unsigned long long *calls, double *seconds,
+                                   double *app_seconds, long long *init_unix_ns)
+{
+    double rate = jp_tick_rate();
+    for (int f = 0; f < JP_NFUNC && f < max; f++) {
+        uint64_t c = 0, t = 0;
+        for (struct jp_thread *th = jp_threads; th; th = th->next) {
+            c += th->f[f].calls;
+            t += th->f[f].ticks;
+        }
+        names[f] = jp_names[f];
+        calls[f] = c;
+        seconds[f] = rate > 0 ? (double)t / rate : 0;
+    }
+    *app_seconds = rate > 0 ? (double)jp_app_ticks() / rate : 0;
+    *init_unix_ns = jp_init_unix_ns;
+    return JP_NFUNC;
+}
+
+/* The profile was written: nothing to dump at exit. */
+JP_EXPORT void jpmpi_profile_written(void)
+{
+    jp_ended = 1;
+}
+

@@ -1,0 +1,328 @@
+/*
+ * recorder.c - the core of the hand-written half of the `profile` tool's C level: thread blocks,
+ * datatype sizes, the job's state, start-up, abnormal ends and the lifecycle wrappers (MPI_Init*,
+ * MPI_Finalize, MPI_Abort, MPI_Pcontrol). The byte/matrix semantics of the families of MPI calls
+ * are in rec_comm.c (world ranks, point-to-point, one-sided), rec_requests.c (requests) and
+ * rec_colls.c (collectives); the snapshot, the rank dump and what the other levels call are in
+ * rec_snapshot.c. The per-function wrappers are generated (jpmpi_profile.c).
+ */
+#define _GNU_SOURCE
+#include "recorder_private.h"
+#include "jobenv.h"
+#include "jpmpi_settings.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+__thread struct jp_thread *jp_self __attribute__((tls_model("initial-exec")));
+volatile int jp_on = 1;
+
+struct jp_thread *volatile jp_threads;
+int jp_world_rank = -1;
+int jp_world_size;
+uint64_t jp_type_epoch = 1;
+
+/* Lifecycle (the states are in recorder_private.h). */
+volatile int jp_ended;           /* a final state was reached: no further dumps */
+volatile int jp_initialized;
+uint64_t jp_init_ticks;          /* end of MPI_Init */
+uint64_t jp_end_ticks;           /* start of MPI_Finalize (0: still running) */
+int64_t jp_init_unix_ns;
+struct timespec jp_init_mono;
+double jp_per_call_ns;
+char jp_outdir[PATH_MAX];
+char jp_dump_path[PATH_MAX + 64];
+char jp_host[64];
+char jp_exe[256];
+char jp_jobid[64];
+
+/* ---------------------------------------------------------------- threads */
+
+struct jp_thread *jp_thread_new(void)
+{
+    struct jp_thread *t = calloc(1, sizeof *t);
+    if (!t) {
+        fputs("jpmpi profile: out of memory for a thread's counters; this thread is not recorded\n", stderr);
+        abort();
+    }
+    struct jp_thread *head;
+    do {
+        head = jp_threads;
+        t->next = head;
+    } while (!__atomic_compare_exchange_n(&jp_threads, &head, t, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    jp_self = t;
+    return t;
+}
+
+/* ---------------------------------------------------------------- datatype sizes */
+
+int64_t jp_tsize_miss(struct jp_thread *th, MPI_Datatype t, unsigned slot)
+{
+    if (t == MPI_DATATYPE_NULL) {
+        return 0;
+    }
+    uint64_t epoch = __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED);
+    MPI_Count size = 0;
+    if (PMPI_Type_size_x(t, &size) != MPI_SUCCESS || size < 0) {
+        size = 0;
+    }
+    th->tcache[slot].key = (uintptr_t)t;
+    th->tcache[slot].size = (int64_t)size;
+    th->tcache[slot].epoch = epoch;
+    return (int64_t)size;
+}
+
+void jp_type_freed(void)
+{
+    __atomic_add_fetch(&jp_type_epoch, 1, __ATOMIC_RELAXED);
+}
+
+/* ---------------------------------------------------------------- start-up and abnormal ends */
+
+static struct sigaction jp_old[3];
+static const int jp_signals[3] = {SIGTERM, SIGINT, SIGHUP};
+
+static void jp_on_signal(int sig)
+{
+    if (!jp_ended) {
+        jp_ended = 1;
+        jp_dump(JP_SIGNAL, sig);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (jp_signals[i] == sig) {
+            sigaction(sig, &jp_old[i], NULL);
+        }
+    }
+    raise(sig);
+}
+
+static void jp_at_exit(void)
+{
+    if (jp_initialized && !jp_ended) {
+        jp_ended = 1;
+        jp_dump(JP_EXIT, 0);
+    }
+}
+
+/* The output directory: JPMPI_OUTPUT_DIR, else jpmpi-<job> in the working directory (rank 0 names it). */
+static void jp_choose_outdir(void)
+{
+    const char *env = getenv(JPMPI_SETTING_OUTPUT_DIR);
+    char name[PATH_MAX];
+    memset(name, 0, sizeof name);
+    if (env && *env) {
+        snprintf(name, sizeof name, "%s", env);
+    } else if (jp_world_rank == 0) {
+        if (jp_jobid[0]) {
+            snprintf(name, sizeof name, "jpmpi-%s", jp_jobid);
+        } else {
+            time_t now = time(NULL);
+            struct tm tm;
+            gmtime_r(&now, &tm);
+            snprintf(name, sizeof name, "jpmpi-%04d%02d%02d-%02d%02d%02d-%d", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)getpid());
+        }
+        for (char *p = name; *p; p++) {
+            if (*p == '/' || *p == ' ') {
+                *p = '_';
+            }
+        }
+    }
+    if (!(env && *env)) {
+        /* Every rank must agree: rank 0 broadcasts the name it chose (nothing of the application's is in flight yet). */
+        MPI_Comm c;
+        if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) == MPI_SUCCESS) {
+            PMPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, c);
+            PMPI_Comm_free(&c);
+        }
+    }
+    name[sizeof name - 1] = 0;
+    if (name[0] != '/') {
+        char cwd[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd)) {
+            snprintf(jp_outdir, sizeof jp_outdir, "%.2048s/%.2000s", cwd, name);
+        } else {
+            snprintf(jp_outdir, sizeof jp_outdir, "%s", name);
+        }
+    } else {
+        snprintf(jp_outdir, sizeof jp_outdir, "%s", name);
+    }
+}
+
+/* What one recorded call costs the recorder itself: a loop of the same steps. */
+static void jp_measure_cost(void)
+{
+    struct jp_thread *t = jp_self ? jp_self : jp_thread_new();
+    struct jp_fstat scratch = {0, 0, 0, 0, 0, 0};
+    enum { N = 200000 };
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int i = 0; i < N; i++) {
+        uint64_t t0 = jp_ticks();
+        __asm__ __volatile__("" ::: "memory");
+        uint64_t d = jp_ticks() - t0;
+        scratch.calls++;
+        scratch.ticks += d;
+        if (d - 1 < scratch.min - 1) {
+            scratch.min = d;
+        }
+        if (d > scratch.max) {
+            scratch.max = d;
+        }
+        __asm__ __volatile__("" : : "r"(t) : "memory");
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    jp_per_call_ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / N;
+}
+
+/*
+ * The profile output: the output directory, the rank dumps (at MPI_Finalize when no level wrote
+ * the profile, at an early end), the measured cost of a recorded call. The levels that read the
+ * recorder say whether they need it (jpmpi_profile_output): the accounting tool does not, the
+ * profile tool's Java level does. It is on if one of them needs it or none said anything (the
+ * recorder alone: its rank dumps are the profile).
+ */
+static int jp_output_no, jp_output_yes, jp_output_on;
+
+static void jp_start_output(void)
+{
+    char ranks[PATH_MAX + 8];
+    jp_output_on = 1;
+    mkdir(jp_outdir, 0755);
+    snprintf(ranks, sizeof ranks, "%s/ranks", jp_outdir);
+    mkdir(ranks, 0755);
+    snprintf(jp_dump_path, sizeof jp_dump_path, "%s/rank-%d.bin", ranks, jp_world_rank);
+    jp_measure_cost();
+}
+
+/* Said by a level before MPI_Init returns to the recorder; a late 1 starts the output then. */
+JP_EXPORT void jpmpi_profile_output(int needed)
+{
+    if (!needed) {
+        jp_output_no = 1;
+        return;
+    }
+    jp_output_yes = 1;
+    if (jp_initialized && !jp_output_on) {
+        jp_start_output();
+    }
+}
+
+static void jp_started(void)
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &jp_world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &jp_world_size);
+    jp_first_env(jp_job_variables, jp_jobid, sizeof jp_jobid);
+    gethostname(jp_host, sizeof jp_host - 1);
+    ssize_t n = readlink("/proc/self/exe", jp_exe, sizeof jp_exe - 1);
+    jp_exe[n > 0 ? n : 0] = 0;
+    jp_choose_outdir();
+    if (jp_output_yes || !jp_output_no) {
+        jp_start_output();
+    }
+    for (int i = 0; i < 3; i++) {
+        struct sigaction now;
+        if (sigaction(jp_signals[i], NULL, &now) == 0 && now.sa_handler == SIG_DFL) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = jp_on_signal;
+            sigemptyset(&sa.sa_mask);
+            sigaction(jp_signals[i], &sa, &jp_old[i]);
+        }
+    }
+    atexit(jp_at_exit);
+    struct timespec real;
+    clock_gettime(CLOCK_REALTIME, &real);
+    jp_init_unix_ns = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec;
+    clock_gettime(CLOCK_MONOTONIC, &jp_init_mono);
+    jp_init_ticks = jp_ticks();
+    jp_initialized = 1;
+    jp_on = 1;
+}
+
+/* ---------------------------------------------------------------- lifecycle wrappers */
+
+JP_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    struct jp_call c;
+    jp_begin(&c);
+    int rc = PMPI_Init(argc, argv);
+    c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
+    jp_end(&c, JP_F_MPI_Init, 0);
+    if (rc == MPI_SUCCESS) {
+        jp_started();
+    }
+    return rc;
+}
+
+JP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    struct jp_call c;
+    jp_begin(&c);
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
+    jp_end(&c, JP_F_MPI_Init_thread, 0);
+    if (rc == MPI_SUCCESS) {
+        jp_started();
+    }
+    return rc;
+}
+
+JP_EXPORT int MPI_Finalize(void)
+{
+    struct jp_call c;
+    jp_begin(&c);
+    jp_end_ticks = jp_ticks();
+    c.t1 = c.t0;
+    jp_end(&c, JP_F_MPI_Finalize, 0);
+    jp_on = 0;
+    int rc = PMPI_Finalize();
+    if (!jp_ended) {
+        /* No Java level wrote the profile (not in the entry list, or it failed): keep what we have. */
+        jp_ended = 1;
+        jp_dump(JP_FINALIZE, 0);
+    }
+    return rc;
+}
+
+JP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    struct jp_call c;
+    jp_begin(&c);
+    c.t1 = c.t0;
+    jp_end(&c, JP_F_MPI_Abort, 0);
+    if (!jp_ended) {
+        jp_ended = 1;
+        jp_end_ticks = jp_ticks();
+        jp_dump(JP_ABORT, errorcode);
+    }
+    return PMPI_Abort(comm, errorcode);
+}
+
+JP_EXPORT int MPI_Pcontrol(const int level, ...)
+{
+    struct jp_call c;
+    jp_begin(&c);
+    int rc = PMPI_Pcontrol(level);
+    jp_stop(&c);
+    jp_end(&c, JP_F_MPI_Pcontrol, 0);
+    if (level == 0) {
+        jp_on = 0;
+    } else if (level == 1) {
+        jp_on = 1;
+    } else if (level == 2 && jp_initialized && !jp_ended) {
+        jp_dump(JP_FLUSH, 0);
+    }
+    return rc;
+}
+

@@ -1,0 +1,126 @@
+package io.jpmpi.profilers.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.testsupport.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun.Result;
+import io.jpmpi.profilers.it.ProfileRun.Level;
+import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.profile.Snapshot;
+import io.jpmpi.profilers.report.Profile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs that end before MPI_Finalize (early.c): after ITERS MPI_Sendrecv around the ring and an
+ * MPI_Barrier, either the last rank calls MPI_Abort(MPI_COMM_WORLD, 3) or rank 0 returns from main
+ * without MPI_Finalize, while the others sleep outside MPI until the launcher ends them.
+ *
+ * <p>The rank that ends the run leaves its dump, state ABORT (detail 3) or EXIT, with exactly its
+ * calls, bytes and matrix row. The others are ended by the launcher: MPICH's hydra sends SIGKILL,
+ * so they leave nothing; Open MPI's orted sends SIGTERM (they dump in state SIGNAL, detail 15) but
+ * follows it with SIGKILL as soon as the first of its children dies (its sleep before the SIGKILL
+ * is cut short by SIGCHLD), so whether they finish their dump is a race: usually they do. A dump
+ * that is there must be exact. With either level, no profile.json is written, and RankDumps.merge
+ * of the directory gives a partial profile with one reason per rank (the missing ones "no
+ * figures") and exactly the figures of the ranks that dumped (per-rank spreads over those only).
+ */
+class EarlyEndIT {
+    static final int RANKS = 3;
+    static final int ITERS = 3;
+    static final int DOUBLES = 100;
+
+    static Stream<Arguments> cases() {
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit")
+                .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
+    }
+
+    /** What rank r recorded before the end; `with` says which ranks left a dump. */
+    static Expected expected(int n, int iters, int doubles, boolean abort, boolean[] with) {
+        Expected e = new Expected(n);
+        long b = 8L * doubles;
+        for (int r = 0; r < n; r++) {
+            e.present[r] = with[r];
+            if (!with[r]) {
+                continue;
+            }
+            e.call(r, "MPI_Init").call(r, "MPI_Comm_rank").call(r, "MPI_Comm_size");
+            e.io(r, "MPI_Sendrecv", b, b, iters).msg(r, (r + 1) % n, b, iters);
+            e.call(r, "MPI_Barrier");
+            if (abort && r == n - 1) {
+                e.call(r, "MPI_Abort");
+            }
+        }
+        return e;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("cases")
+    void early(Impl impl, Level level, String mode) throws IOException {
+        boolean abort = mode.equals("abort");
+        int ender = abort ? RANKS - 1 : 0;
+        Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
+                Integer.toString(DOUBLES));
+        assertFalse(r.timedOut(), r::describe);
+        // (its line can be lost: the launchers may kill their output forwarding before it is through;
+        // its dump below says it got there)
+        assertTrue(r.countOut("early " + mode + " rank " + ender) <= 1, r::describe);
+        assertEquals(0, r.out().stream().filter(l -> l.startsWith("early survived")).count(), r::describe);
+        if (abort) {
+            assertEquals(3, r.exit(), () -> "the launcher's exit status is MPI_Abort's errorcode\n" + r.describe());
+        } else if (impl == Impl.OPENMPI) {
+            assertNotEquals(0, r.exit(), r::describe);
+        }
+        Path dir = ProfileRun.dir(r);
+        assertFalse(Files.exists(dir.resolve("profile.json")), () -> "a profile.json after an early end\n"
+                + r.describe());
+
+        boolean[] with = new boolean[RANKS];
+        List<String> reasons = new ArrayList<>();
+        for (int rank = 0; rank < RANKS; rank++) {
+            with[rank] = Files.isRegularFile(dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
+        }
+        Expected e = expected(RANKS, ITERS, DOUBLES, abort, with);
+        Checks c = Checks.of(r);
+        for (int rank = 0; rank < RANKS; rank++) {
+            Snapshot.State state;
+            if (rank == ender) {
+                state = abort ? Snapshot.State.ABORT : Snapshot.State.EXIT;
+                c.check(with[rank], "rank " + rank + " left no dump");
+            } else {
+                state = Snapshot.State.SIGNAL;
+            }
+            if (with[rank]) {
+                Snapshot s = ProfileRun.snapshot(r, dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
+                c.snapshot(s, e, rank, state);
+                c.equal(state == Snapshot.State.ABORT ? 3 : state == Snapshot.State.SIGNAL ? 15 : 0, s.detail(),
+                        "rank " + rank + " detail");
+                reasons.add("rank " + rank + ": " + (state == Snapshot.State.ABORT ? "MPI_Abort(errorcode 3)"
+                        : state == Snapshot.State.EXIT ? "exit without MPI_Finalize" : "signal 15 (SIGTERM)"));
+            } else {
+                reasons.add("rank " + rank + ": no figures (no dump)");
+            }
+        }
+        c.done();
+
+        Profile p = RankDumps.merge(dir);
+        c.check(p.partial(), "merged profile not partial");
+        c.equal(new TreeSet<>(reasons), new TreeSet<>(p.partialReasons()), "partial_reasons (in any order)");
+        c.equal(reasons.size(), p.partialReasons().size(), "partial_reasons size");
+        for (int rank = 0; rank < RANKS && rank < p.rankRows().size(); rank++) {
+            c.check((p.rankRows().get(rank).partial() != null), "rank_rows[" + rank + "].partial is null");
+        }
+        c.profile(p, e).done();
+    }
+}

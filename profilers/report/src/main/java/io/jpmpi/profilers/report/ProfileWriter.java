@@ -1,0 +1,58 @@
+package io.jpmpi.profilers.report;
+
+import io.jpmpi.profilers.profile.RankDumps;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The one way a profile directory gets its {@value Reports#PROFILE} and its reports, whoever writes
+ * them: the ranks at MPI_Finalize ({@link #publish}: they assemble the file together), {@code jpmpi
+ * run} after a job that ended early and {@code jpmpi report} ({@link #mergeDumps}, then
+ * {@link #writeProfile} and {@link #writeReports}, or {@link #writeAll}).
+ */
+public final class ProfileWriter {
+    private ProfileWriter() {
+    }
+
+    /** The profile.json of {@code dir}. */
+    public static Path profileFile(Path dir) {
+        return dir.resolve(Reports.PROFILE);
+    }
+
+    /** Whether {@code dir} has no profile.json but the ranks' dumps to make one from. */
+    public static boolean needsMerge(Path dir) {
+        return !Files.exists(profileFile(dir)) && RankDumps.present(dir);
+    }
+
+    /** The profile the ranks' dumps in {@code dir} (ranks/rank-R.bin) make, partial if some are missing. */
+    public static Profile mergeDumps(Path dir) throws IOException {
+        return RankDumps.merge(dir);
+    }
+
+    /** Writes {@code p} as the profile.json of {@code dir}, atomically. */
+    public static void writeProfile(Profile p, Path dir) throws IOException {
+        ProfileJson.write(p, profileFile(dir));
+    }
+
+    /** Writes the reports of {@code p} into {@code dir} (the HTML one if {@code html}); returns the text report. */
+    public static String writeReports(Profile p, Path dir, boolean html) throws IOException {
+        return Reports.writeReports(p, dir, html);
+    }
+
+    /** profile.json, then both reports; returns the text report. */
+    public static String writeAll(Profile p, Path dir) throws IOException {
+        writeProfile(p, dir);
+        return writeReports(p, dir, true);
+    }
+
+    /**
+     * For the ranks, which write profile.json's pieces into {@code assembled} at their own offsets:
+     * puts the whole file in place (one rename), then writes both reports of {@code p}.
+     */
+    public static void publish(Path assembled, Profile p, Path dir) throws IOException {
+        Files.move(assembled, profileFile(dir), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        writeReports(p, dir, true);
+    }
+}

@@ -1,0 +1,140 @@
+package io.jpmpi.profilers.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * report.html in a real browser (headless Chromium): every plot laid out with visible marks, no
+ * string of the profile turned into script, and a screenshot that shows the plots. Chromium is a
+ * prerequisite (scripts/lib.sh installs it): without it this test fails.
+ */
+class HtmlReportChromiumIT {
+    private static final long LIMIT_SECONDS = 30;
+
+    /** Chromium on PATH. */
+    static Path chromium() {
+        for (String name : List.of("chromium", "chromium-browser")) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+                Path p = Path.of(dir.isEmpty() ? "." : dir).resolve(name);
+                if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                    return p;
+                }
+            }
+        }
+        return fail("chromium is not on PATH: the HTML report's browser test needs it (Debian package chromium,"
+                + " listed in scripts/lib.sh JPMPI_DEB_PACKAGES: apt-get install --no-install-recommends chromium)");
+    }
+
+    /** Runs headless Chromium on {@code page} with {@code args}; returns its stdout. */
+    private static String chromium(Path work, Path page, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(chromium().toString(), "--headless", "--no-sandbox",
+                "--disable-gpu", "--user-data-dir=" + work.resolve("profile"), "--no-first-run",
+                "--no-default-browser-check", "--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars",
+                "--mute-audio"));
+        cmd.addAll(List.of(args));
+        cmd.add(page.toUri().toString());
+        Path out = work.resolve("stdout");
+        Path err = work.resolve("stderr");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("HOME", work.toString());
+        pb.environment().put("XDG_CONFIG_HOME", work.resolve("config").toString());
+        pb.environment().put("XDG_CACHE_HOME", work.resolve("cache").toString());
+        Process p = pb.start();
+        if (!p.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor();
+            fail("chromium did not finish within " + LIMIT_SECONDS + " s: " + String.join(" ", cmd) + "\n"
+                    + tail(err));
+        }
+        assertEquals(0, p.exitValue(), () -> String.join(" ", cmd) + "\n" + tail(err));
+        return Files.readString(out);
+    }
+
+    private static String tail(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(no stderr: " + e + ")";
+        }
+    }
+
+    private static String attribute(String tag, String name) {
+        Matcher m = Pattern.compile("\\b" + name + "=\"([^\"]*)\"").matcher(tag);
+        return m.find() ? m.group(1) : null;
+    }
+
+    @Test
+    void everyPlotIsRenderedAndNoProfileStringRuns(@TempDir Path work) throws Exception {
+        Profile p = HtmlReportTest.hostile();
+        Path page = work.resolve("report.html");
+        Reports.writeReports(p, work);
+        String dom = chromium(work, page, "--dump-dom");
+        Matcher body = Pattern.compile("<body[^>]*>").matcher(dom);
+        assertTrue(body.find(), dom);
+        String tag = body.group();
+        String expected = attribute(tag, "data-plots-expected");
+        String rendered = attribute(tag, "data-plots-rendered");
+        assertNotNull(expected, tag);
+        assertEquals(Integer.toString(HtmlReportTest.expected(Files.readString(page))), expected, tag);
+        assertTrue(Integer.parseInt(expected) >= 3, tag);
+        assertEquals(expected, rendered, () -> "the page's script: " + tag);
+        assertFalse(tag.contains("pwned"), "a string of the profile ran as script: " + tag);
+        assertFalse(dom.contains("<img"), "a string of the profile became markup");
+    }
+
+    @Test
+    void theScreenshotShowsThePlots(@TempDir Path work) throws Exception {
+        Path page = work.resolve("report.html");
+        Reports.writeReports(Fixtures.fourRanks(), work);
+        Path png = work.resolve("shot.png");
+        chromium(work, page, "--screenshot=" + png, "--window-size=1280,2600");
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertNotNull(image, "not a PNG: " + png);
+        long ink = 0;
+        long mpi = 0;
+        long bars = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int rgb = image.getRGB(x, y);
+                int r = (rgb >> 16) & 0xff;
+                int g = (rgb >> 8) & 0xff;
+                int b = rgb & 0xff;
+                if (r < 240 || g < 240 || b < 240) {
+                    ink++;
+                }
+                if (near(r, g, b, 0xc0, 0x39, 0x2b)) {
+                    mpi++;
+                }
+                if (near(r, g, b, 0x2e, 0x6d, 0xa4)) {
+                    bars++;
+                }
+            }
+        }
+        long pixels = (long) image.getWidth() * image.getHeight();
+        assertTrue(ink > pixels / 50, "almost blank: " + ink + " of " + pixels + " pixels not white");
+        assertTrue(mpi > 1000, "the MPI time bars are not visible: " + mpi + " pixels");
+        assertTrue(bars > 5000, "the histogram bars are not visible: " + bars + " pixels");
+    }
+
+    private static boolean near(int r, int g, int b, int r0, int g0, int b0) {
+        return Math.abs(r - r0) < 12 && Math.abs(g - g0) < 12 && Math.abs(b - b0) < 12;
+    }
+}

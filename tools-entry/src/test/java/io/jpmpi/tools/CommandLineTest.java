@@ -1,0 +1,155 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.testsupport.MpiRun.Impl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * jpmpi's command line in process (picocli): help, the refusals with their one line and their
+ * exit status (detection is real: the installed launchers and test-support's programs, read with
+ * ldd and nm). The commands `run --dry-run` builds from the built layout: {@link DryRunIT}.
+ */
+class CommandLineTest {
+    private static final String OMPI_PINGPONG = Impl.OPENMPI.file("pingpong");
+    private static final String MPICH_PINGPONG = Impl.MPICH.file("pingpong");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run", "doctor", "functions", "demo", "config"})
+    void everySubcommandHasHelp(String sub) {
+        Cli r = Cli.run(sub, "--help");
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().startsWith("Usage: jpmpi " + sub), r::describe);
+        assertTrue(r.out().contains("JPMPI_TOOLS_ENTRY") && r.out().contains("Exit status:"), r::describe);
+    }
+
+    @Test
+    void topLevelHelpListsSubcommandsEnvironmentAndExitCodes() {
+        Cli r = Cli.run("--help");
+        assertEquals(0, r.exit(), r::describe);
+        for (String s : List.of("run", "doctor", "functions", "demo", "config")) {
+            assertTrue(r.out().contains("  " + s + " "), () -> s + "\n" + r.describe());
+        }
+        for (var s : io.jpmpi.specs.Settings.all()) {
+            assertTrue(r.out().contains(s.env()), s::env);
+        }
+        for (ExitCode e : ExitCode.values()) {
+            assertTrue(r.out().contains(String.format("%3d  ", e.code)), e::name);
+        }
+    }
+
+    @Test
+    void exitCodesAreDistinct() {
+        assertEquals(ExitCode.values().length, java.util.Arrays.stream(ExitCode.values()).mapToInt(e -> e.code).distinct().count());
+    }
+
+    /** One line on stderr, nothing on stdout, the documented status. */
+    static void refused(Cli r, ExitCode code, String... fragments) {
+        assertEquals(code.code, r.exit(), r::describe);
+        assertEquals("", r.out(), r::describe);
+        assertEquals(1, r.err().lines().count(), r::describe);
+        for (String f : fragments) {
+            assertTrue(r.err().contains(f), () -> "expected '" + f + "'\n" + r.describe());
+        }
+    }
+
+    @Test
+    void unknownSubcommand() {
+        refused(Cli.run("frobnicate"), ExitCode.USAGE, "unknown subcommand 'frobnicate'", "run, doctor");
+    }
+
+    @Test
+    void unknownOptions() {
+        refused(Cli.run("--frob"), ExitCode.USAGE, "--frob");
+        refused(Cli.run("run", "--toolz", "x", "--", "mpirun", OMPI_PINGPONG), ExitCode.USAGE, "unknown option '--toolz'");
+        refused(Cli.run("doctor", "--bogus"), ExitCode.USAGE, "--bogus");
+        refused(Cli.run("functions", "--category", "nonsense"), ExitCode.USAGE, "unknown category 'nonsense'");
+    }
+
+    @Test
+    void launcherWithoutSeparator() {
+        refused(Cli.run("run", "mpirun", "-np", "2", OMPI_PINGPONG), ExitCode.NO_SEPARATOR, "must follow `--`");
+        refused(Cli.run("run"), ExitCode.NO_SEPARATOR, "`--`");
+        refused(Cli.run("run", "--"), ExitCode.NO_SEPARATOR, "nothing after `--`");
+    }
+
+    @Test
+    void unknownLaunchers() {
+        refused(Cli.run("run", "--", "bash", "-c", "true"), ExitCode.UNKNOWN_LAUNCHER, "'bash' is not an MPI launcher");
+        refused(Cli.run("run", "--", "no-such-mpirun", "-np", "2", OMPI_PINGPONG), ExitCode.UNKNOWN_LAUNCHER,
+                "'no-such-mpirun' not found on PATH");
+    }
+
+    @Test
+    void entriesThatDoNotResolve(@TempDir Path dir) throws IOException {
+        refused(Cli.run("run", "--tools", "/nonexistent/tool.jar", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "item 1 '/nonexistent/tool.jar'", "no such file");
+        refused(Cli.run("run", "--tools", "v,nosuchtool", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "item 2 'nosuchtool'", "libnosuchtool.so");
+        Path empty = dir.resolve("empty.jar");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(empty))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("README"));
+        }
+        refused(Cli.run("run", "--tools", empty.toString(), "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "has no interceptor");
+        refused(Cli.run("run", "--tools", "/bin/true", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "defines no MPI_ function");
+        refused(Cli.run("run", "--tools", "v,,vv", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY, "item 2 is empty");
+        // From the environment too, when --tools is not given.
+        refused(Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "/nonexistent/x.so"), "run", "--", "mpirun", OMPI_PINGPONG),
+                ExitCode.BAD_ENTRY, "'/nonexistent/x.so'");
+    }
+
+    @Test
+    void programsThatAreNotMpi(@TempDir Path dir) {
+        refused(Cli.run("run", "--", "mpirun", "-np", "2", "/bin/true"), ExitCode.NOT_MPI,
+                "/bin/true is not an MPI program", "--no-app-check");
+        refused(Cli.run("run", "--", "mpirun", "-np", "2", dir.resolve("missing").toString()), ExitCode.NOT_MPI,
+                "no program to run");
+    }
+
+    @Test
+    void launcherAndProgramOfDifferentMpis() {
+        refused(Cli.run("run", "--", "mpirun", "-np", "2", MPICH_PINGPONG), ExitCode.MPI_MISMATCH,
+                "belongs to Open MPI", "linked against MPICH");
+        refused(Cli.run("run", "--", "mpiexec.hydra", "-n", "2", OMPI_PINGPONG), ExitCode.MPI_MISMATCH,
+                "belongs to MPICH", "linked against Open MPI");
+    }
+
+    static String javaCounter() {
+        return Layout.current().javaCounterJar().orElseThrow().toString();
+    }
+
+    static String dispatcher(Impl impl) {
+        return Layout.current().dispatcher(impl.id).toString();
+    }
+
+    @Test
+    void configShowsTheTableWithValues() {
+        Cli r = Cli.run(Map.of("JPMPI_JAVA_OPTIONS", "-Xmx64m"), "config");
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().contains("JPMPI_JAVA_OPTIONS         = -Xmx64m"), r::describe);
+        assertTrue(r.out().contains("JPMPI_OUTPUT_DIR           unset (default: a new jpmpi-<job> directory)"), r::describe);
+    }
+
+    @Test
+    void theReadmeConfigurationTableIsTheGeneratedOne() throws IOException {
+        String readme = Files.readString(Layout.current().home().resolve("tools-entry/README.md"));
+        String begin = "<!-- settings:begin (jpmpi config --markdown) -->\n";
+        String end = "<!-- settings:end -->";
+        int b = readme.indexOf(begin);
+        int e = readme.indexOf(end);
+        assertTrue(b >= 0 && e > b, "tools-entry/README.md lacks the settings markers");
+        assertEquals(io.jpmpi.specs.Settings.markdown(), readme.substring(b + begin.length(), e),
+                "regenerate the table with: bin/jpmpi config --markdown");
+    }
+}
