@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -113,5 +114,25 @@ class DryRunIT {
                 "MPI_Recv", "MPI_Reduce", "MPI_Send"), names.stream().sorted().toList(), jar::describe);
         assertTrue(jar.out().contains("lifecycle: CallCounter.afterInit, CallCounter.beforeFinalize"), jar::describe);
         refused(Cli.run("functions", "--jar", "/nonexistent.jar"), ExitCode.BAD_ENTRY, "no such file");
+    }
+
+    @Test
+    void entriesThatDoNotResolve(@TempDir Path dir) throws IOException {
+        refused(Cli.run("run", "--tools", "/nonexistent/tool.jar", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "item 1 '/nonexistent/tool.jar'", "no such file");
+        refused(Cli.run("run", "--tools", "v,nosuchtool", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "item 2 'nosuchtool'", "libnosuchtool.so");
+        Path empty = dir.resolve("empty.jar");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(empty))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("README"));
+        }
+        refused(Cli.run("run", "--tools", empty.toString(), "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "has no interceptor");
+        refused(Cli.run("run", "--tools", "/bin/true", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "defines no MPI_ function");
+        refused(Cli.run("run", "--tools", "v,,vv", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY, "item 2 is empty");
+        // From the environment too, when --tools is not given.
+        refused(Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "/nonexistent/x.so"), "run", "--", "mpirun", OMPI_PINGPONG),
+                ExitCode.BAD_ENTRY, "'/nonexistent/x.so'");
     }
 }

@@ -90,26 +90,6 @@ class CommandLineTest {
     }
 
     @Test
-    void entriesThatDoNotResolve(@TempDir Path dir) throws IOException {
-        refused(Cli.run("run", "--tools", "/nonexistent/tool.jar", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
-                "item 1 '/nonexistent/tool.jar'", "no such file");
-        refused(Cli.run("run", "--tools", "v,nosuchtool", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
-                "item 2 'nosuchtool'", "libnosuchtool.so");
-        Path empty = dir.resolve("empty.jar");
-        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(empty))) {
-            zip.putNextEntry(new java.util.zip.ZipEntry("README"));
-        }
-        refused(Cli.run("run", "--tools", empty.toString(), "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
-                "has no interceptor");
-        refused(Cli.run("run", "--tools", "/bin/true", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
-                "defines no MPI_ function");
-        refused(Cli.run("run", "--tools", "v,,vv", "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY, "item 2 is empty");
-        // From the environment too, when --tools is not given.
-        refused(Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "/nonexistent/x.so"), "run", "--", "mpirun", OMPI_PINGPONG),
-                ExitCode.BAD_ENTRY, "'/nonexistent/x.so'");
-    }
-
-    @Test
     void programsThatAreNotMpi(@TempDir Path dir) {
         refused(Cli.run("run", "--", "mpirun", "-np", "2", "/bin/true"), ExitCode.NOT_MPI,
                 "/bin/true is not an MPI program", "--no-app-check");

@@ -41,11 +41,12 @@ final class LevelClassLoader extends URLClassLoader {
     /**
      * The runtime's own classes are not the interceptors' to use (the public API is the package
      * io.jpmpi.layering): a level's reference to one fails to resolve, as it would across modules.
-     * The exit trap its rewritten classes call is the one exception.
+     * The exceptions: the exit trap its rewritten classes call, and the AOT training's own level.
      */
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        if (name.startsWith(INTERNAL) && !name.equals(ExitTrap.class.getName())) {
+        if (name.startsWith(INTERNAL) && !name.equals(ExitTrap.class.getName())
+                && !name.equals(TrainingLevel.class.getName())) {
             throw new ClassNotFoundException(name + " is internal to the jpmpi runtime; interceptors use the API in"
                     + " io.jpmpi.layering");
         }
