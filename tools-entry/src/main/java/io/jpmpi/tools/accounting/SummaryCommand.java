@@ -142,7 +142,7 @@ public final class SummaryCommand implements Callable<Integer> {
         return String.format(Locale.ROOT, u == 0 ? "%.0f" : "%.2f%s", v, units[u]);
     }
 
-    /** Schema jpmpi-accounting-summary-1 (profilers/accounting/ACCOUNTING.md). */
+    /** Schema jpmpi-accounting-summary-1 (profilers/ACCOUNTING.md). */
     static String json(Summary s, int corrupt) {
         StringWriter w = new StringWriter();
         try (JsonGenerator g = new JsonFactory().createGenerator(w)) {

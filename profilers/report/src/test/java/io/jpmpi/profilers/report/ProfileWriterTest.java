@@ -1,0 +1,57 @@
+package io.jpmpi.profilers.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The one way to a profile directory's files: the names, what each step writes, what it leaves alone. */
+class ProfileWriterTest {
+    @Test
+    void writeAllWritesTheProfileAndBothReports(@TempDir Path dir) throws IOException {
+        Profile p = Fixtures.fourRanks();
+        String text = ProfileWriter.writeAll(p, dir);
+        assertEquals(p, ProfileJson.read(dir.resolve(Reports.PROFILE)));
+        assertEquals(text, Files.readString(dir.resolve(Reports.TEXT)));
+        assertTrue(Files.readString(dir.resolve(Reports.HTML)).startsWith("<!DOCTYPE html>"));
+        assertFalse(ProfileWriter.needsMerge(dir), "a directory with a profile.json needs no merge");
+    }
+
+    @Test
+    void writeProfileAloneWritesNoReports(@TempDir Path dir) throws IOException {
+        ProfileWriter.writeProfile(Fixtures.fourRanks(), dir);
+        assertTrue(Files.isRegularFile(ProfileWriter.profileFile(dir)));
+        assertFalse(Files.exists(dir.resolve(Reports.TEXT)));
+        assertFalse(Files.exists(dir.resolve(Reports.HTML)));
+    }
+
+    @Test
+    void theReportsWithoutHtmlAreTheTextOnly(@TempDir Path dir) throws IOException {
+        String text = ProfileWriter.writeReports(Fixtures.fourRanks(), dir, false);
+        assertEquals(text, Files.readString(dir.resolve(Reports.TEXT)));
+        assertFalse(Files.exists(dir.resolve(Reports.HTML)));
+        assertFalse(Files.exists(ProfileWriter.profileFile(dir)), "reports alone write no profile.json");
+    }
+
+    @Test
+    void publishPutsTheRanksFileInPlaceThenTheReports(@TempDir Path dir) throws IOException {
+        Profile p = Fixtures.fourRanks();
+        Path assembled = dir.resolve(Reports.PROFILE + ".tmp");
+        ProfileJson.write(p, assembled);
+        ProfileWriter.publish(assembled, p, dir);
+        assertFalse(Files.exists(assembled));
+        assertEquals(p, ProfileJson.read(ProfileWriter.profileFile(dir)));
+        assertTrue(Files.isRegularFile(dir.resolve(Reports.TEXT)));
+        assertTrue(Files.isRegularFile(dir.resolve(Reports.HTML)));
+    }
+
+    @Test
+    void aDirectoryWithoutDumpsNeedsNoMerge(@TempDir Path dir) {
+        assertFalse(ProfileWriter.needsMerge(dir));
+    }
+}
