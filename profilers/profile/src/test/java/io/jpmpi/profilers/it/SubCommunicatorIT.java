@@ -1,0 +1,59 @@
+package io.jpmpi.profilers.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jpmpi.profilers.it.ProfileRun.Level;
+import io.jpmpi.profilers.profile.Snapshot;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.testsupport.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun.Result;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Collectives on a communicator whose ranks are not the world's (subcomm.c: split by parity, order
+ * reversed): the rank-to-rank matrix names world ranks, so a collective's messages land on the
+ * processes that exchanged them, not on the world ranks that share their communicator ranks.
+ */
+class SubCommunicatorIT {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("io.jpmpi.profilers.it.ProfileRun#cases")
+    void theMatrixNamesWorldRanks(Impl impl, Level level) {
+        Result r = ProfileRun.run(impl, level, 4, "subcomm");
+        assertEquals(0, r.exit(), r::describe);
+        for (int rank = 0; rank < 4; rank++) {
+            String line = "subcomm rank " + rank + ": ok";
+            assertEquals(1, r.out().stream().filter(line::equals).count(), r::describe);
+        }
+        // [sender][receiver]: Bcast of 40 bytes from the sub-communicator's rank 0 (world 2 and 3),
+        // then Alltoall of 4 bytes each way between the two members.
+        long[][] messages = {{0, 0, 1, 0}, {0, 0, 0, 1}, {2, 0, 0, 0}, {0, 2, 0, 0}};
+        long[][] bytes = {{0, 0, 4, 0}, {0, 0, 0, 4}, {44, 0, 0, 0}, {0, 44, 0, 0}};
+        for (int rank = 0; rank < 4; rank++) {
+            long[] sentMessages;
+            long[] sentBytes;
+            if (level == Level.C) {
+                Snapshot s = ProfileRun.snapshot(r, ProfileRun.dir(r).resolve("ranks").resolve("rank-" + rank + ".bin"));
+                sentMessages = s.messages();
+                sentBytes = s.bytes();
+            } else {
+                Profile p = ProfileRun.profile(r);
+                sentMessages = row(p.messages().get(rank));
+                sentBytes = row(p.bytes().get(rank));
+            }
+            int sender = rank;
+            assertArrayEquals(messages[rank], sentMessages, () -> "messages from world rank " + sender + "\n"
+                    + r.describe());
+            assertArrayEquals(bytes[rank], sentBytes, () -> "bytes from world rank " + sender + "\n" + r.describe());
+        }
+    }
+
+    private static long[] row(Profile.SparseRow r) {
+        long[] all = new long[4];
+        for (int peer = 0; peer < 4; peer++) {
+            all[peer] = r.get(peer);
+        }
+        return all;
+    }
+}
