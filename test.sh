@@ -9,5 +9,11 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/scripts/lib.sh"
 jpmpi_allow_root
 
 jpmpi_ensure_packages || exit 1
+# Both MPIs are installed now: a run that finds one missing must fail, not test half (MpiRun).
+export JPMPI_TEST_MPIS=openmpi,mpich
 jpmpi_find_jdk || exit 1
-jpmpi_mvn verify "$@"
+status=0
+jpmpi_mvn verify "$@" || status=$?
+# What ran, what failed, every skip and its reason.
+"$JPMPI_ROOT/scripts/test-summary.sh" "$JPMPI_ROOT"
+exit "$status"

@@ -282,7 +282,7 @@ jpmpi_mvn() {
 }
 
 # jpmpi_tree: export JPMPI_TREE, the development installation the build assembles
-# (dist/target/jpmpi-<version>/, laid out as io.jpmpi.specs.InstallLayout says), building it with
+# (dist/target/jpmpi-<version>/, laid out as io.jpmpi.platform.InstallLayout says), building it with
 # the Maven wrapper when it is missing. The benchmarks measure what users install.
 jpmpi_tree() {
     local t newest=""

@@ -1,5 +1,5 @@
 # scripts/mpi.mk - the MPI implementations every jpmpi Makefile builds for: id -> compiler wrappers
-# (Debian's names). This is the Makefiles' side of io.jpmpi.specs.tool.Toolchain.KNOWN; a unit test
+# (Debian's names). This is the Makefiles' side of io.jpmpi.platform.Toolchain.KNOWN; a unit test
 # (specs MpiTableTest) fails when the two disagree. Only the installed implementations are built.
 MPI_KNOWN := openmpi mpich
 MPICC_openmpi := mpicc.openmpi

@@ -2,7 +2,7 @@
  * java.c - the one JVM of a process with Java levels, created through the JNI invocation API at
  * the first MPI call, before that call goes on (so Java levels see MPI_Init).
  *
- * Where things come from, in order (the install layout: io.jpmpi.specs.InstallLayout):
+ * Where things come from, in order (the install layout: io.jpmpi.platform.InstallLayout):
  *   JDK        JPMPI_JAVA_HOME, then JAVA_HOME, then java.home in the installation's
  *              share/jpmpi/jpmpi.properties; its `release` file must say 22 or later.
  *   runtime    JPMPI_JAVA_CLASSPATH, else the installation's share/jpmpi/java/runtime, found from

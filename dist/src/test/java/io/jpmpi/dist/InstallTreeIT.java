@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jpmpi.specs.InstallLayout;
+import io.jpmpi.platform.InstallLayout;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

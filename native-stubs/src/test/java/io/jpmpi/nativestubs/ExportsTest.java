@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jpmpi.platform.Toolchain;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
-import io.jpmpi.specs.tool.Toolchain;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

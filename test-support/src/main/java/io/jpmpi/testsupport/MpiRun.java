@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.jpmpi.platform.Toolchain;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,8 +51,8 @@ public final class MpiRun {
 
     /** The MPI implementations jpmpi is built for. */
     public enum Impl {
-        OPENMPI("openmpi", "Open MPI", "mpicc.openmpi", "mpirun.openmpi", "libmpi.so.40"),
-        MPICH("mpich", "MPICH", "mpicc.mpich", "mpiexec.hydra", "libmpich.so.12");
+        OPENMPI("openmpi", "libmpi.so.40"),
+        MPICH("mpich", "libmpich.so.12");
 
         public final String id;
         /** As the dispatcher names it in its messages. */
@@ -61,11 +62,13 @@ public final class MpiRun {
         /** The soname of its C library. */
         public final String libmpi;
 
-        Impl(String id, String displayName, String cc, String launcher, String libmpi) {
+        /** The names come from the one table of implementations (platform's Toolchain). */
+        Impl(String id, String libmpi) {
+            Toolchain t = Toolchain.byId(id);
             this.id = id;
-            this.displayName = displayName;
-            this.cc = cc;
-            this.launcher = launcher;
+            this.displayName = t.name();
+            this.cc = t.cc();
+            this.launcher = t.mpirun();
             this.libmpi = libmpi;
         }
 
@@ -98,11 +101,27 @@ public final class MpiRun {
 
     /**
      * The implementations to test: every one whose compiler is installed or whose test build is
-     * there. An installed one whose build is missing is not left out: its tests fail.
+     * there. An installed one whose build is missing is not left out: its tests fail. Where
+     * {@value #REQUIRED} lists implementations (./test.sh sets it to every one, having installed
+     * them), one that is not installed fails every test that asks, instead of leaving it out.
      */
     public static Stream<Impl> implementations() {
+        String required = System.getenv(REQUIRED);
+        if (required != null && !required.isBlank()) {
+            for (String id : required.split(",")) {
+                Impl impl = Arrays.stream(Impl.values()).filter(i -> i.id.equals(id.trim())).findFirst()
+                        .orElseThrow(() -> new IllegalStateException(REQUIRED + " names '" + id + "', not an MPI jpmpi knows"));
+                if (!impl.installed()) {
+                    throw new IllegalStateException(REQUIRED + "=" + required + " but " + impl.displayName + " is not"
+                            + " installed (" + impl.cc + " is not on PATH): this run would test less than it should");
+                }
+            }
+        }
         return Arrays.stream(Impl.values()).filter(i -> i.installed() || Files.isDirectory(i.testDir()));
     }
+
+    /** The implementations a run must test (comma-separated ids), set by ./test.sh. */
+    public static final String REQUIRED = "JPMPI_TEST_MPIS";
 
     /** Comma-joins entry-list items (paths, keywords, names) as JPMPI_TOOLS_ENTRY wants them. */
     public static String entry(String... items) {

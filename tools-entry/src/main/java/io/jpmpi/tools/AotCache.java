@@ -1,6 +1,6 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.InstallLayout;
+import io.jpmpi.platform.InstallLayout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

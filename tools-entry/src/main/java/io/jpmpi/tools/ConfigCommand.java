@@ -1,6 +1,6 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.Settings;
+import io.jpmpi.platform.Settings;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.InstallLayout;
 import io.jpmpi.profilers.report.Reports;
-import io.jpmpi.specs.InstallLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.InstallLayout;
-import io.jpmpi.specs.Settings;
-import io.jpmpi.specs.tool.Toolchain;
+import io.jpmpi.platform.InstallLayout;
+import io.jpmpi.platform.Settings;
+import io.jpmpi.platform.Toolchain;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.tool.Toolchain;
+import io.jpmpi.platform.Toolchain;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

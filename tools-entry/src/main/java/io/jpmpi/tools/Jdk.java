@@ -1,6 +1,6 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.Settings;
+import io.jpmpi.platform.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.InstallLayout;
-import io.jpmpi.specs.Settings;
+import io.jpmpi.platform.InstallLayout;
+import io.jpmpi.platform.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,14 +1,14 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.Settings;
+import io.jpmpi.platform.Settings;
 import io.jpmpi.tools.accounting.AccountingCommand;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /** {@code jpmpi}: the top command; every subcommand is a class of its own. */
 @Command(name = "jpmpi", mixinStandardHelpOptions = true, versionProvider = JpmpiCommand.Version.class,

@@ -1,7 +1,7 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.Settings;
-import io.jpmpi.specs.tool.Toolchain;
+import io.jpmpi.platform.Settings;
+import io.jpmpi.platform.Toolchain;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ public final class MpitCommand implements Callable<Integer> {
                 command.addAll(impl.ranksArgs(1));
                 command.add(probe.toString());
                 Map<String, String> env = new LinkedHashMap<>(ctx.env());
-                env.put("JPMPI_MPIT_LIST", file.toString());
+                env.put(Settings.get("MPIT", "LIST").env(), file.toString());
                 Job job = Job.plan(layout, new Job.Request(command, "mpit", null, Optional.of(impl), true), env);
                 Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
                 launcherEnv.putAll(DoctorCommand.rootAllowance());

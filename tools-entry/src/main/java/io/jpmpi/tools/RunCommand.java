@@ -1,6 +1,6 @@
 package io.jpmpi.tools;
 
-import io.jpmpi.specs.Settings;
+import io.jpmpi.platform.Settings;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;

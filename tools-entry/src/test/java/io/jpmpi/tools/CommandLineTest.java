@@ -39,7 +39,7 @@ class CommandLineTest {
         for (String s : List.of("run", "doctor", "functions", "demo", "config")) {
             assertTrue(r.out().contains("  " + s + " "), () -> s + "\n" + r.describe());
         }
-        for (var s : io.jpmpi.specs.Settings.all()) {
+        for (var s : io.jpmpi.platform.Settings.all()) {
             assertTrue(r.out().contains(s.env()), s::env);
         }
         for (ExitCode e : ExitCode.values()) {
@@ -129,7 +129,7 @@ class CommandLineTest {
         int b = readme.indexOf(begin);
         int e = readme.indexOf(end);
         assertTrue(b >= 0 && e > b, "tools-entry/README.md lacks the settings markers");
-        assertEquals(io.jpmpi.specs.Settings.markdown(), readme.substring(b + begin.length(), e),
+        assertEquals(io.jpmpi.platform.Settings.markdown(), readme.substring(b + begin.length(), e),
                 "regenerate the table with: bin/jpmpi config --markdown");
     }
 }

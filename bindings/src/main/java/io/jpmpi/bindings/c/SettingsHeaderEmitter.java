@@ -1,8 +1,8 @@
 package io.jpmpi.bindings.c;
 
-import io.jpmpi.specs.InstallLayout;
-import io.jpmpi.specs.Settings;
-import io.jpmpi.specs.Settings.Setting;
+import io.jpmpi.platform.InstallLayout;
+import io.jpmpi.platform.Settings.Setting;
+import io.jpmpi.platform.Settings;
 
 /**
  * Emits {@code jpmpi_settings.h}: the names of the environment variables the dispatcher and the C halves of the tools read, from
@@ -16,7 +16,7 @@ public final class SettingsHeaderEmitter {
 
     public static String emit() {
         StringBuilder b = new StringBuilder();
-        b.append("/* generated from io.jpmpi.specs.Settings by io.jpmpi.bindings.c.SettingsHeaderEmitter - do not edit */\n");
+        b.append("/* generated from io.jpmpi.platform.Settings by io.jpmpi.bindings.c.SettingsHeaderEmitter - do not edit */\n");
         b.append("#ifndef JPMPI_SETTINGS_H\n#define JPMPI_SETTINGS_H\n\n");
         for (Setting s : Settings.all()) {
             if (s.reader() == Settings.Reader.LAUNCHER) {
@@ -29,7 +29,7 @@ public final class SettingsHeaderEmitter {
                 b.append("#define ").append(macro).append("_ALIAS \"").append(s.alias()).append("\"\n");
             }
         }
-        b.append("\n/* The install layout (io.jpmpi.specs.InstallLayout): paths below the prefix, which is\n"
+        b.append("\n/* The install layout (io.jpmpi.platform.InstallLayout): paths below the prefix, which is\n"
                 + " * JPMPI_LAYOUT_LIB_DEPTH directories above a library in lib/<mpi>/. */\n");
         b.append("#define JPMPI_LAYOUT_LIB_DEPTH ").append(InstallLayout.LIB_DEPTH).append('\n');
         define(b, "JPMPI_LAYOUT_RUNTIME", InstallLayout.JAVA_RUNTIME);

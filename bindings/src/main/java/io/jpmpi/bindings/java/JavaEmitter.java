@@ -9,6 +9,7 @@ import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import io.jpmpi.platform.Settings;
 import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
@@ -76,7 +77,8 @@ public final class JavaEmitter {
     /** Relative path → source text. */
     public Map<String, String> emit() {
         Map<String, String> files = new LinkedHashMap<>();
-        for (TypeSpec type : List.of(functions(), interceptorMethods(), aroundMethods(), mpi(), upcalls(), constantsClass())) {
+        for (TypeSpec type : List.of(functions(), interceptorMethods(), aroundMethods(), mpi(), upcalls(), constantsClass(),
+                variables())) {
             JavaFile file = JavaFile.builder(PACKAGE, type).addFileComment(HEADER).skipJavaLangImports(true)
                     .indent("    ").build();
             files.put(PACKAGE.replace('.', '/') + "/" + type.name() + ".java", file.toString());
@@ -292,6 +294,26 @@ public final class JavaEmitter {
                     .addJavadoc("{@code $L} ($L$L).\n", name, type,
                             constants.optional().contains(name) ? ", not in every MPI" : "")
                     .build());
+        }
+        return t.build();
+    }
+
+    /**
+     * The environment variables read in the ranks, by the one table's names (io.jpmpi.platform.Settings),
+     * so that no Java level spells a JPMPI_* name by hand: the Java side of jpmpi_settings.h.
+     */
+    private static TypeSpec variables() {
+        TypeSpec.Builder t = TypeSpec.classBuilder("Variables").addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+                .addJavadoc("The environment variables jpmpi's parts read in the ranks, named from\n"
+                        + "io.jpmpi.platform.Settings.\n")
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        for (Settings.Setting s : Settings.all()) {
+            if (s.reader() == Settings.Reader.LAUNCHER) {
+                continue;
+            }
+            t.addField(FieldSpec.builder(String.class, s.area() + "_" + s.key(), Modifier.PUBLIC, Modifier.STATIC,
+                    Modifier.FINAL).initializer("$S", s.env()).addJavadoc("$L ($L; default: $L)\n", s.description(),
+                    s.reader().label, s.defaultValue()).build());
         }
         return t.build();
     }

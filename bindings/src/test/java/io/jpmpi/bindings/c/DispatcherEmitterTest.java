@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiConstants;
+import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
 import java.util.List;
 import java.util.Map;
@@ -79,9 +79,9 @@ class DispatcherEmitterTest {
     @Test
     void settingsHeaderNamesEveryVariableTheCCodeReads() {
         String h = new DispatcherEmitter(SPEC, MpiConstants.load(), "openmpi").emit().get("jpmpi_settings.h");
-        for (io.jpmpi.specs.Settings.Setting s : io.jpmpi.specs.Settings.all()) {
+        for (io.jpmpi.platform.Settings.Setting s : io.jpmpi.platform.Settings.all()) {
             String define = "#define JPMPI_SETTING_" + s.area() + "_" + s.key() + " \"" + s.env() + "\"\n";
-            boolean c = s.reader() != io.jpmpi.specs.Settings.Reader.LAUNCHER;
+            boolean c = s.reader() != io.jpmpi.platform.Settings.Reader.LAUNCHER;
             assertEquals(c, h.contains(define), s::env);
             if (s.alias() != null && c) {
                 assertTrue(h.contains("_ALIAS \"" + s.alias() + "\"\n"), s::alias);

@@ -1,13 +1,14 @@
 package io.jpmpi.specs.tool;
 
+import io.jpmpi.platform.Toolchain;
 import io.jpmpi.specs.CTypes;
+import io.jpmpi.specs.Direction;
 import io.jpmpi.specs.Implementation;
 import io.jpmpi.specs.KindSource;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
 import io.jpmpi.specs.Parameter;
 import io.jpmpi.specs.SpecJson;
-import io.jpmpi.specs.Direction;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
+import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.CLevels;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
@@ -129,7 +130,7 @@ public final class HwcLevel extends Interceptor {
      * profile tool chose if it runs too, else jpmpi-&lt;job&gt; in the working directory.
      */
     static Path outputDir() {
-        String env = System.getenv("JPMPI_OUTPUT_DIR");
+        String env = System.getenv(Variables.OUTPUT_DIR);
         if (env != null && !env.isEmpty()) {
             return Path.of(env).toAbsolutePath();
         }

@@ -1,5 +1,6 @@
 package io.jpmpi.profilers.mpit;
 
+import io.jpmpi.layering.generated.Variables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,10 @@ record Options(Mode mode, int every, List<Pattern> pvars, List<String[]> cvars, 
         CALLS
     }
 
-    static final String READ = "JPMPI_MPIT_READ";
-    static final String PVARS = "JPMPI_MPIT_PVARS";
-    static final String CVARS = "JPMPI_MPIT_CVARS";
-    static final String LIST = "JPMPI_MPIT_LIST";
+    static final String READ = Variables.MPIT_READ;
+    static final String PVARS = Variables.MPIT_PVARS;
+    static final String CVARS = Variables.MPIT_CVARS;
+    static final String LIST = Variables.MPIT_LIST;
 
     /** Parses the settings; a malformed one throws IllegalArgumentException naming it. */
     static Options from(Map<String, String> env) {

@@ -8,6 +8,7 @@ import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.MpiFunctions;
+import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.profile.Recorder;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
@@ -181,7 +182,7 @@ final class Results {
      * this job), else a new jpmpi-mpit-&lt;time&gt; directory chosen by rank 0 and broadcast.
      */
     static String outputDir(Level level, long comm, Arena arena) {
-        String dir = System.getenv("JPMPI_OUTPUT_DIR");
+        String dir = System.getenv(Variables.OUTPUT_DIR);
         if (dir == null || dir.isEmpty()) {
             dir = Recorder.find().map(r -> r.outputDir().toString()).orElse(null);
         }

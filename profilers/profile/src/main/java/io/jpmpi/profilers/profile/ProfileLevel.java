@@ -8,6 +8,7 @@ import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
+import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.ProfileWriter;
@@ -84,7 +85,7 @@ public final class ProfileLevel extends Interceptor {
             } catch (IOException e) {
                 // a stale flush dump is harmless: profile.json takes precedence
             }
-            if (rank == 0 && System.getenv("JPMPI_PROFILE_QUIET") == null) {
+            if (rank == 0 && System.getenv(Variables.PROFILE_QUIET) == null) {
                 level().message(String.format("profile: %s (%.0f ms)", dir.resolve(FILE),
                         (System.nanoTime() - started) / 1e6));
             }

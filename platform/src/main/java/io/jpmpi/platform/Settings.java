@@ -1,6 +1,5 @@
-package io.jpmpi.specs;
+package io.jpmpi.platform;
 
-import io.jpmpi.specs.tool.Toolchain;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -100,6 +99,9 @@ public final class Settings {
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
                 "Where the built-in tools write their results (the launcher's --output).", null));
+        s.add(new Setting("PROFILE", "QUIET", Reader.TOOLS, "unset: one summary line",
+                "Set to anything: the profile tool's rank 0 prints no summary line at MPI_Finalize (its files are"
+                        + " written as ever).", null));
         s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
                 "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"
                         + " MPI_Finalize; no cost on other calls), calls (before and after every MPI call), calls:N"

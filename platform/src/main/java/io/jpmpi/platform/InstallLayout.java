@@ -1,4 +1,4 @@
-package io.jpmpi.specs;
+package io.jpmpi.platform;
 
 /**
  * The layout of a jpmpi installation: every path below its prefix, relative, so the tree works

@@ -1,4 +1,4 @@
-package io.jpmpi.specs;
+package io.jpmpi.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,7 +19,7 @@ class SettingsTest {
             assertTrue(seen.add(s.env()), s::env);
         }
         assertEquals("JPMPI_TOOLS_ENTRY", Settings.TOOLS_ENTRY.env());
-        assertEquals("JPMPI_OPENMPI_MPIRUN", Settings.mpirun(io.jpmpi.specs.tool.Toolchain.byId("openmpi")).env());
+        assertEquals("JPMPI_OPENMPI_MPIRUN", Settings.mpirun(io.jpmpi.platform.Toolchain.byId("openmpi")).env());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.jpmpi.specs.tool;
+package io.jpmpi.platform;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.jpmpi.specs.tool;
+package io.jpmpi.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class MpiTableTest {
     @Test
     void theMakefilesTableIsToolchains() throws IOException {
-        Path mk = Path.of(System.getProperty("jpmpi.specs.dir"), "../scripts/mpi.mk");
+        Path mk = Path.of(System.getProperty("jpmpi.mpi.mk"));
         Map<String, String> vars = new LinkedHashMap<>();
         for (String line : Files.readAllLines(mk)) {
             String[] kv = line.split(":=", 2);
