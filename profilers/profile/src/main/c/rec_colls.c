@@ -344,48 +344,69 @@ void jp_scan(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm comm, in
     c->recv += b * ci.rank;
 }
 
-/* In- and out-degree of a topology communicator (0, 0 without a topology). */
-static void jp_degrees(MPI_Comm comm, int *in, int *out)
+/*
+ * The neighbourhood of a topology communicator: in- and out-degree (0, 0 without a topology).
+ * A Cartesian one's slots go by dimension, the negative direction first, the same neighbour in
+ * both lists; at the edge of a non-periodic dimension it is MPI_PROC_NULL, to and from which
+ * nothing moves (MPI 4.0, 8.6: as in point-to-point).
+ */
+struct jp_nbrs {
+    MPI_Comm comm;
+    int in, out, cart;
+};
+
+static struct jp_nbrs jp_degrees(MPI_Comm comm)
 {
+    struct jp_nbrs n = {comm, 0, 0, 0};
     int topo = MPI_UNDEFINED;
-    *in = *out = 0;
     if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) {
-        return;
+        return n;
     }
     if (topo == MPI_CART) {
         int nd = 0;
         PMPI_Cartdim_get(comm, &nd);
-        *in = *out = 2 * nd;
+        n.in = n.out = 2 * nd;
+        n.cart = 1;
     } else if (topo == MPI_GRAPH) {
-        int rank = 0, n = 0;
+        int rank = 0;
         PMPI_Comm_rank(comm, &rank);
-        PMPI_Graph_neighbors_count(comm, rank, &n);
-        *in = *out = n;
+        PMPI_Graph_neighbors_count(comm, rank, &n.in);
+        n.out = n.in;
     } else if (topo == MPI_DIST_GRAPH) {
         int weighted = 0;
-        PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+        PMPI_Dist_graph_neighbors_count(comm, &n.in, &n.out, &weighted);
     }
+    return n;
+}
+
+/* Whether slot i of the neighbourhood moves data (not a Cartesian edge's MPI_PROC_NULL). */
+static int jp_live(const struct jp_nbrs *n, int i)
+{
+    if (!n->cart) {
+        return 1;
+    }
+    int neg = MPI_PROC_NULL, pos = MPI_PROC_NULL;
+    if (PMPI_Cart_shift(n->comm, i / 2, 1, &neg, &pos) != MPI_SUCCESS) {
+        return 1;
+    }
+    return (i % 2 ? pos : neg) != MPI_PROC_NULL;
 }
 
 void jp_neighbor(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, MPI_Comm comm)
 {
-    int in, out;
-    jp_degrees(comm, &in, &out);
-    c->sent += sc * jp_tsize(c, st) * out;
-    c->recv += rc * jp_tsize(c, rt) * in;
+    jp_neighborv(c, sc, st, NULL, sizeof(int), NULL, sizeof(int), rt, rc, comm);
 }
 
 void jp_neighborv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *scs, size_t sw, const void *rcs,
                   size_t rw, MPI_Datatype rt, int64_t rc, MPI_Comm comm)
 {
-    int in, out;
-    jp_degrees(comm, &in, &out);
+    struct jp_nbrs n = jp_degrees(comm);
     int64_t s = 0, r = 0;
-    for (int i = 0; i < out; i++) {
-        s += scs ? jp_at(scs, sw, i) : sc;
+    for (int i = 0; i < n.out; i++) {
+        s += !jp_live(&n, i) ? 0 : scs ? jp_at(scs, sw, i) : sc;
     }
-    for (int i = 0; i < in; i++) {
-        r += rcs ? jp_at(rcs, rw, i) : rc;
+    for (int i = 0; i < n.in; i++) {
+        r += !jp_live(&n, i) ? 0 : rcs ? jp_at(rcs, rw, i) : rc;
     }
     c->sent += s * jp_tsize(c, st);
     c->recv += r * jp_tsize(c, rt);
@@ -394,13 +415,11 @@ void jp_neighborv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *sc
 void jp_neighborw(struct jp_call *c, const void *scs, size_t sw, const MPI_Datatype *sts, const void *rcs, size_t rw,
                   const MPI_Datatype *rts, MPI_Comm comm)
 {
-    int in, out;
-    jp_degrees(comm, &in, &out);
-    for (int i = 0; i < out; i++) {
-        c->sent += jp_at(scs, sw, i) * jp_tsize(c, sts[i]);
+    struct jp_nbrs n = jp_degrees(comm);
+    for (int i = 0; i < n.out; i++) {
+        c->sent += jp_live(&n, i) ? jp_at(scs, sw, i) * jp_tsize(c, sts[i]) : 0;
     }
-    for (int i = 0; i < in; i++) {
-        c->recv += jp_at(rcs, rw, i) * jp_tsize(c, rts[i]);
+    for (int i = 0; i < n.in; i++) {
+        c->recv += jp_live(&n, i) ? jp_at(rcs, rw, i) * jp_tsize(c, rts[i]) : 0;
     }
 }
-

@@ -166,6 +166,9 @@ void jp_send_peer(struct jp_thread *t, int64_t bytes, int dest, MPI_Comm comm)
 
 void jp_rma(struct jp_call *c, int64_t sent, int64_t recv, int target, MPI_Win win)
 {
+    if (target == MPI_PROC_NULL) { /* a valid target that moves nothing, as in point-to-point */
+        return;
+    }
     c->sent += sent;
     c->recv += recv;
     if (c->t0 && sent > 0) {

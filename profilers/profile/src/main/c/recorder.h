@@ -198,7 +198,7 @@ void jp_allreduce(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm com
 void jp_reduce_scatter(struct jp_call *c, const void *rcs, size_t w, MPI_Datatype t, MPI_Comm comm);
 void jp_reduce_scatter_block(struct jp_call *c, int64_t rc, MPI_Datatype t, MPI_Comm comm);
 void jp_scan(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm comm, int exclusive);
-/* neighbourhood collectives: bytes from the topology's degrees (no matrix) */
+/* neighbourhood collectives: bytes from the topology's neighbours, none with a Cartesian edge's MPI_PROC_NULL (no matrix) */
 void jp_neighbor(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, MPI_Comm comm);
 void jp_neighborv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *scs, size_t sw, const void *rcs,
                   size_t rw, MPI_Datatype rt, int64_t rc, MPI_Comm comm);

@@ -32,6 +32,26 @@ final class Checks {
         return new Checks(run);
     }
 
+    /**
+     * The run of `program` succeeded, printed "`program` rank R: ok" once for each rank, and
+     * recorded exactly e: every rank's dump with the C level alone, profile.json with the Java level.
+     */
+    static void exactly(Result r, ProfileRun.Level level, String program, Expected e) {
+        r.assertSuccess();
+        for (int rank = 0; rank < e.ranks; rank++) {
+            String line = program + " rank " + rank + ": ok";
+            if (r.countOut(line) != 1) {
+                fail("not once \"" + line + "\"\n" + r.describe());
+            }
+        }
+        if (level == ProfileRun.Level.C) {
+            of(r).snapshots(ProfileRun.snapshots(r, e.ranks), e, Snapshot.State.FINALIZE).done();
+        } else {
+            Profile p = ProfileRun.profile(r);
+            of(r).profile(p, e).complete(p).done();
+        }
+    }
+
     /** Fails with every difference found so far. */
     void done() {
         if (!diffs.isEmpty()) {
