@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "recorder_private.h"
+#include "snapshot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,29 +19,10 @@
 
 /*
  * The snapshot: little-endian, 8-byte aligned sections (Snapshot.java reads it):
- *   header (512 bytes, see jp_header below), names (nfunc x 48 bytes, NUL-padded),
+ *   header (512 bytes, struct jp_header in snapshot.h), names (nfunc x 48 bytes, NUL-padded),
  *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), histograms (nfunc x 48 u64),
  *   matrix (matrix_ranks x 2 u64: messages, bytes).
  */
-struct jp_header {
-    char magic[8];              /* "JPMPIPR1" */
-    uint32_t version, header_size;
-    uint32_t nfunc, nbuckets;
-    int32_t world_rank, world_size;
-    int32_t state, detail;      /* JP_* state; errorcode (abort) or signal number */
-    uint64_t pid;
-    double ticks_per_second;
-    double per_call_ns;
-    int64_t init_unix_ns;       /* wall clock when MPI_Init returned (0: never) */
-    uint64_t app_ticks;         /* end of MPI_Init .. start of MPI_Finalize, or .. now */
-    uint64_t matrix_ranks;
-    char host[64];
-    char impl[32];
-    char jobid[64];
-    char exe[256];
-    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256];
-};
-_Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 
 #define JP_NAME 48
 
@@ -154,8 +136,8 @@ static uint64_t jp_app_ticks(void)
 static void jp_header(struct jp_header *h, int state, int detail)
 {
     memset(h, 0, sizeof *h);
-    memcpy(h->magic, "JPMPIPR1", 8);
-    h->version = 1;
+    memcpy(h->magic, JP_SNAPSHOT_MAGIC, 8);
+    h->version = JP_SNAPSHOT_VERSION;
     h->header_size = sizeof *h;
     h->nfunc = JP_NFUNC;
     h->nbuckets = JP_BUCKETS;

@@ -6,6 +6,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One rank's figures as the C recorder (profilers/profile/src/main/c/rec_snapshot.c) lays them out, read from
@@ -26,6 +29,55 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
                        String executable, String[] names, long[][] stats, long[][] histograms, long[] messages,
                        long[] bytes) {
     public static final int HEADER = 512;
+    public static final int VERSION = 1;
+    /**
+     * Where each header field is (profilers/profile/src/main/c/snapshot.h: struct jp_header);
+     * SnapshotLayoutTest compares them with the compiler's offsets.
+     */
+    public static final Map<String, Integer> HEADER_FIELDS = headerFields();
+    private static final int MAGIC = 0;
+    private static final int VERSION_AT = 8;
+    private static final int HEADER_SIZE_AT = 12;
+    private static final int NFUNC_AT = 16;
+    private static final int NBUCKETS_AT = 20;
+    private static final int RANK_AT = 24;
+    private static final int SIZE_AT = 28;
+    private static final int STATE_AT = 32;
+    private static final int DETAIL_AT = 36;
+    private static final int PID_AT = 40;
+    private static final int TICKS_PER_SECOND_AT = 48;
+    private static final int PER_CALL_AT = 56;
+    private static final int INIT_UNIX_NS_AT = 64;
+    private static final int APP_TICKS_AT = 72;
+    private static final int MATRIX_RANKS_AT = 80;
+    private static final int HOST_AT = 88;
+    private static final int IMPL_AT = 152;
+    private static final int JOBID_AT = 184;
+    private static final int EXE_AT = 248;
+
+    private static Map<String, Integer> headerFields() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put("magic", MAGIC);
+        m.put("version", VERSION_AT);
+        m.put("header_size", HEADER_SIZE_AT);
+        m.put("nfunc", NFUNC_AT);
+        m.put("nbuckets", NBUCKETS_AT);
+        m.put("world_rank", RANK_AT);
+        m.put("world_size", SIZE_AT);
+        m.put("state", STATE_AT);
+        m.put("detail", DETAIL_AT);
+        m.put("pid", PID_AT);
+        m.put("ticks_per_second", TICKS_PER_SECOND_AT);
+        m.put("per_call_ns", PER_CALL_AT);
+        m.put("init_unix_ns", INIT_UNIX_NS_AT);
+        m.put("app_ticks", APP_TICKS_AT);
+        m.put("matrix_ranks", MATRIX_RANKS_AT);
+        m.put("host", HOST_AT);
+        m.put("impl", IMPL_AT);
+        m.put("jobid", JOBID_AT);
+        m.put("exe", EXE_AT);
+        return Collections.unmodifiableMap(m);
+    }
     public static final int NAME = 48;
     public static final int CALLS = 0;
     public static final int TICKS = 1;
@@ -59,31 +111,33 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         if (b.remaining() < HEADER) {
             throw new IllegalArgumentException("shorter than its header");
         }
-        b.get(magic);
+        int base = b.position();
+        b.get(base + MAGIC, magic);
         if (!new String(magic, StandardCharsets.US_ASCII).equals("JPMPIPR1")) {
             throw new IllegalArgumentException("bad magic");
         }
-        int version = b.getInt();
-        int headerSize = b.getInt();
-        int nfunc = b.getInt();
-        int nbuckets = b.getInt();
-        if (version != 1 || headerSize != HEADER || nfunc <= 0 || nfunc > 4096 || nbuckets <= 0 || nbuckets > 64) {
+        int version = b.getInt(base + VERSION_AT);
+        int headerSize = b.getInt(base + HEADER_SIZE_AT);
+        int nfunc = b.getInt(base + NFUNC_AT);
+        int nbuckets = b.getInt(base + NBUCKETS_AT);
+        if (version != VERSION || headerSize != HEADER || nfunc <= 0 || nfunc > 4096 || nbuckets <= 0
+                || nbuckets > 64) {
             throw new IllegalArgumentException("unsupported version " + version);
         }
-        int rank = b.getInt();
-        int size = b.getInt();
-        State state = State.of(b.getInt());
-        int detail = b.getInt();
-        long pid = b.getLong();
-        double tps = b.getDouble();
-        double perCall = b.getDouble();
-        long initUnixNs = b.getLong();
-        long appTicks = b.getLong();
-        long matrixRanks = b.getLong();
-        String host = text(b, 64);
-        String impl = text(b, 32);
-        String job = text(b, 64);
-        String exe = text(b, 256);
+        int rank = b.getInt(base + RANK_AT);
+        int size = b.getInt(base + SIZE_AT);
+        State state = State.of(b.getInt(base + STATE_AT));
+        int detail = b.getInt(base + DETAIL_AT);
+        long pid = b.getLong(base + PID_AT);
+        double tps = b.getDouble(base + TICKS_PER_SECOND_AT);
+        double perCall = b.getDouble(base + PER_CALL_AT);
+        long initUnixNs = b.getLong(base + INIT_UNIX_NS_AT);
+        long appTicks = b.getLong(base + APP_TICKS_AT);
+        long matrixRanks = b.getLong(base + MATRIX_RANKS_AT);
+        String host = text(b.position(base + HOST_AT), IMPL_AT - HOST_AT);
+        String impl = text(b.position(base + IMPL_AT), JOBID_AT - IMPL_AT);
+        String job = text(b.position(base + JOBID_AT), EXE_AT - JOBID_AT);
+        String exe = text(b.position(base + EXE_AT), 256);
         if (matrixRanks < 0 || matrixRanks > (1 << 24) || size < 0 || rank < -1 || rank >= Math.max(size, 1)) {
             throw new IllegalArgumentException("bad rank " + rank + " of " + size);
         }
