@@ -45,7 +45,7 @@ final class AotCache {
             return Optional.of("the AOT cache was made for the runtime at " + madeFor.split(":")[0]
                     + " (the installation has moved since)");
         }
-        if (!real(Path.of(madeHome)).equals(real(jdk.home()))) {
+        if (!InstallCommand.real(Path.of(madeHome)).equals(InstallCommand.real(jdk.home()))) {
             return Optional.of("the AOT cache was made with the JDK at " + madeHome + ", not " + jdk.home());
         }
         return Optional.empty();
@@ -94,7 +94,7 @@ final class AotCache {
             // a left-over temporary folder is no reason to fail an installation
         }
         String text = "# what " + cache.getFileName() + " was made for: the JVM uses it only with both\n"
-                + InstallLayout.AOT_JAVA_HOME_KEY + "=" + real(jdk.home()) + "\n"
+                + InstallLayout.AOT_JAVA_HOME_KEY + "=" + InstallCommand.real(jdk.home()) + "\n"
                 + InstallLayout.AOT_CLASSPATH_KEY + "=" + layout.javaClasspath() + "\n";
         try {
             Files.writeString(info(cache), text);
@@ -106,13 +106,5 @@ final class AotCache {
 
     private static Path info(Path cache) {
         return cache.resolveSibling(cache.getFileName() + InstallLayout.AOT_INFO_SUFFIX);
-    }
-
-    private static Path real(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException e) {
-            return p.toAbsolutePath().normalize();
-        }
     }
 }

@@ -127,6 +127,7 @@ public final class InstallCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code p} without symbolic links (as the dispatcher spells paths), or made absolute if it does not exist. */
     static Path real(Path p) {
         try {
             return p.toRealPath();
