@@ -1,11 +1,16 @@
 /*
  * early: a run that ends before MPI_Finalize.
- *   early abort|exit [iters=3] [doubles=100]
+ *   early abort|exit|allexit [iters=3] [doubles=100] [dir]
  * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
  * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
  * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
  * ranks sleep (outside MPI) until the launcher ends them; if it has not after 30 s they print
  * "early survived rank R" and call MPI_Finalize.
+ * allexit: every rank prints "early allexit rank R" and returns from main without MPI_Finalize;
+ * an exit handler registered before MPI_Init (so it runs after every handler the tools register in
+ * MPI_Init, their end-of-run dumps among them) creates dir/exited-R and waits, at most 20 s, until
+ * every rank's file is there: no rank leaves, and so no launcher ends the others, before every rank
+ * has run all its exit handlers.
  * MPI calls before the end: MPI_Init, MPI_Comm_rank, MPI_Comm_size, iters x MPI_Sendrecv,
  * MPI_Barrier (and MPI_Abort on the aborting rank).
  */
@@ -13,14 +18,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+
+static const char *rendezvous_dir;
+static int my_rank = -1, world_size;
+
+/* Runs last at exit: dir/exited-<rank>, then wait (<= 20 s) for every rank's. */
+static void rendezvous(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/exited-%d", rendezvous_dir, my_rank);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+        close(fd);
+    }
+    for (int tries = 0; tries < 400; tries++) {
+        int there = 0;
+        for (int r = 0; r < world_size; r++) {
+            snprintf(path, sizeof path, "%s/exited-%d", rendezvous_dir, r);
+            there += access(path, F_OK) == 0;
+        }
+        if (there == world_size) {
+            return;
+        }
+        usleep(50000);
+    }
+}
 
 int main(int argc, char **argv)
 {
+    int all_exit = argc > 1 && strcmp(argv[1], "allexit") == 0;
+    if (all_exit) {
+        rendezvous_dir = argc > 4 ? argv[4] : ".";
+        atexit(rendezvous);
+    }
     MPI_Init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    my_rank = rank;
+    world_size = size;
     int abort_mode = argc > 1 && strcmp(argv[1], "abort") == 0;
     int iters = argc > 2 ? atoi(argv[2]) : 3;
     int m = argc > 3 ? atoi(argv[3]) : 100;
@@ -31,6 +69,11 @@ int main(int argc, char **argv)
         MPI_Sendrecv(out, m, MPI_DOUBLE, right, it, in, m, MPI_DOUBLE, left, it, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    if (all_exit) {
+        printf("early allexit rank %d\n", rank);
+        fflush(stdout);
+        return 0;
+    }
     if (abort_mode && rank == size - 1) {
         printf("early abort rank %d\n", rank);
         fflush(stdout);

@@ -3,17 +3,20 @@ package io.jpmpi.layering.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jpmpi.layering.tools.BrokenInit;
 import io.jpmpi.layering.tools.CountLevel;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,7 +37,27 @@ class BadJavaLevelIT {
         }
     }
 
-    static final Path OLD_JDK = Path.of("/usr/lib/jvm/java-17-openjdk-amd64");
+    /** A JDK older than 22 on this machine (Debian's default JDK 17 is one), or null. */
+    static final Path OLD_JDK = oldJdk();
+
+    static Path oldJdk() {
+        try (Stream<Path> jdks = Files.list(Path.of("/usr/lib/jvm"))) {
+            return jdks.filter(j -> Files.isRegularFile(j.resolve("release")) && !Files.isSymbolicLink(j))
+                    .filter(j -> feature(j) > 0 && feature(j) < 22).sorted().findFirst().orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** JAVA_VERSION's feature number in the JDK's release file, or 0. */
+    static int feature(Path jdk) {
+        try {
+            Matcher m = Pattern.compile("(?m)^JAVA_VERSION=\"(?:1\\.)?(\\d+)").matcher(Files.readString(jdk.resolve("release")));
+            return m.find() ? Integer.parseInt(m.group(1)) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
 
     static Stream<Arguments> cases() {
         String count = Jars.of("jcount", CountLevel.class);
@@ -53,10 +76,12 @@ class BadJavaLevelIT {
                 new Case("no runtime classpath", run -> run.levels(count)
                         .env("JAVA_HOME", System.getProperty("java.home")),
                         e -> item(count) + "JPMPI_JAVA_CLASSPATH is not set.*")));
-        if (Files.isRegularFile(OLD_JDK.resolve("release"))) {
-            cases.add(new Case("JDK too old", run -> run.java().env("JAVA_HOME", OLD_JDK.toString()).levels(count),
-                    e -> item(count) + "JAVA_HOME=" + OLD_JDK + " is JDK 17; Java levels need a JDK >= 22"));
-        }
+        // Always listed: without an old JDK the case is a skip that says so, never a case that is not there.
+        cases.add(new Case("JDK too old", run -> {
+            assumeTrue(OLD_JDK != null, "no JDK older than 22 in /usr/lib/jvm (apt-get install openjdk-17-jdk-headless)");
+            return run.java().env("JAVA_HOME", OLD_JDK.toString()).levels(count);
+        }, e -> item(count) + "JAVA_HOME=" + Pattern.quote(String.valueOf(OLD_JDK)) + " is JDK " + feature(OLD_JDK)
+                + "; Java levels need a JDK >= 22"));
         List<Arguments> all = new ArrayList<>();
         MpiRun.implementations().forEach(impl -> cases.forEach(c -> all.add(Arguments.of(impl, c))));
         return all.stream();

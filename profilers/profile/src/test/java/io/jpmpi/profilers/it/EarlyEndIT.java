@@ -35,6 +35,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that is there must be exact. With either level, no profile.json is written, and RankDumps.merge
  * of the directory gives a partial profile with one reason per rank (the missing ones "no
  * figures") and exactly the figures of the ranks that dumped (per-rank spreads over those only).
+ *
+ * <p>allexit: every rank returns from main without MPI_Finalize, and waits in an exit handler that
+ * runs after the tools' own until every rank has got there (early.c), so no launcher ends any rank
+ * early: every rank must leave its dump, state EXIT, and losing any of them fails.
  */
 class EarlyEndIT {
     static final int RANKS = 3;
@@ -42,7 +46,7 @@ class EarlyEndIT {
     static final int DOUBLES = 100;
 
     static Stream<Arguments> cases() {
-        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit")
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
@@ -69,6 +73,7 @@ class EarlyEndIT {
     @MethodSource("cases")
     void early(Impl impl, Level level, String mode) throws IOException {
         boolean abort = mode.equals("abort");
+        boolean all = mode.equals("allexit");
         int ender = abort ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
                 Integer.toString(DOUBLES));
@@ -76,6 +81,10 @@ class EarlyEndIT {
         // (its line can be lost: the launchers may kill their output forwarding before it is through;
         // its dump below says it got there)
         assertTrue(r.countOut("early " + mode + " rank " + ender) <= 1, r::describe);
+        if (all) {
+            assertTrue(r.out().stream().filter(l -> l.startsWith("early allexit rank ")).count() <= RANKS,
+                    r::describe);
+        }
         assertEquals(0, r.out().stream().filter(l -> l.startsWith("early survived")).count(), r::describe);
         if (abort) {
             assertEquals(3, r.exit(), () -> "the launcher's exit status is MPI_Abort's errorcode\n" + r.describe());
@@ -95,7 +104,7 @@ class EarlyEndIT {
         Checks c = Checks.of(r);
         for (int rank = 0; rank < RANKS; rank++) {
             Snapshot.State state;
-            if (rank == ender) {
+            if (rank == ender || all) {
                 state = abort ? Snapshot.State.ABORT : Snapshot.State.EXIT;
                 c.check(with[rank], "rank " + rank + " left no dump");
             } else {
