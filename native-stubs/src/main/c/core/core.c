@@ -4,11 +4,13 @@
  * At load time (a constructor, or the first MPI call if something calls MPI earlier) the core
  * reads the entry list, dlopens every C level, finds which MPI functions each one defines (its
  * own symbols only: dlsym also finds the level's dependencies, libmpi among them), and links the
- * chain:
- *   - the application's MPI_X goes to the first level >= 0 defining X, its PMPI_X to the first
- *     level >= 1 (the generated exports jump through jpmpi_entry / jpmpi_pentry);
- *   - level k's own references are rewritten (got.c): its MPI_X to the first level >= k defining
- *     X, its PMPI_X to the first level >= k + 1; the MPI library is the bottom and defines all;
+ * chain (the isolation rule: every level sees exactly the application's calls):
+ *   - the application's MPI_X enters at the first level >= 0 defining X, its PMPI_X at the first
+ *     level >= 1 (the generated exports jump through jpmpi_entry / jpmpi_pentry, which hold the
+ *     generated entries, or the library's PMPI_X itself where no level defines X);
+ *   - level k's own references are rewritten (got.c): its PMPI_X to X's guard (the generated
+ *     jpmpi_guard), which goes on to the next level defining X when the level is inside its own
+ *     MPI_X wrapper and to the library otherwise; its MPI_X to its own definition, or the library;
  *   - the MPI library's Fortran layer enters at the level the `fort` item names (default: top).
  * MPI_Pcontrol is delivered by the core to every level that defines it, then to the library.
  *
@@ -36,13 +38,20 @@ struct level {
     int java;                   /* a Java level: fn[] filled by the Java runtime */
     void *handle;
     struct link_map *map;
-    jpmpi_fn fn[JPMPI_NSLOTS];  /* its own definitions; NULL where it defines none */
+    jpmpi_fn *fn;               /* jpmpi_defs[k]: its own definitions; NULL where it defines none */
     int defined;
 };
 
 static struct level levels[JPMPI_MAX_LEVELS];
 static int nlevels;
-static jpmpi_fn bottom[JPMPI_NSLOTS];
+static jpmpi_fn bottom[JPMPI_NSLOTS]; /* the library's PMPI_X, NULL where it lacks X */
+
+/* The routing state and tables (jpmpi_core.h). */
+__thread unsigned jpmpi_cur __attribute__((tls_model("initial-exec")));
+unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
+jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
+jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS]; /* bottom[], or jpmpi_missing[] where that is NULL */
+int jpmpi_fort_pos;
 static struct jpmpi_entry_list entries;
 static const char *entry_source = JPMPI_SETTING_TOOLS_ENTRY;
 static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
@@ -165,6 +174,33 @@ static jpmpi_fn resolve(int depth, int slot)
     return bottom[slot];
 }
 
+/* Refills jpmpi_from from the levels' definitions. */
+static void compute_routes(void)
+{
+    for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+        unsigned char next = JPMPI_BOTTOM;
+        for (int p = JPMPI_MAX_LEVELS; p >= 0; p--) {
+            if (p < nlevels && levels[p].fn[slot]) {
+                next = (unsigned char)p;
+            }
+            jpmpi_from[slot][p] = next;
+        }
+    }
+}
+
+/* Where a call entering at level `start` goes: the slot's entry (`enter`), or the library
+ * directly when no level from there on defines it (NULL if the library lacks it too). */
+static jpmpi_fn entry_route(const jpmpi_fn *enter, int slot, int start)
+{
+    return jpmpi_from[slot][start < 0 ? 0 : start] == JPMPI_BOTTOM ? bottom[slot] : enter[slot];
+}
+
+/* Where level k's PMPI_X goes: X's guard when a level below k defines X, else the library. */
+static jpmpi_fn forward_route(int k, int slot)
+{
+    return entry_route(jpmpi_guard, slot, k + 1);
+}
+
 static int pcontrol_noop(const int level, ...)
 {
     (void)level;
@@ -206,7 +242,8 @@ static int deliver_pcontrol(int from, int level)
     return MPI_SUCCESS;
 }
 
-/* GOT targets for level k: MPI_X → first level >= k, PMPI_X → first level >= k + 1. */
+/* GOT targets for level k: PMPI_X → X's guard (or the library), MPI_X → its own definition (or
+ * the library). */
 static jpmpi_fn level_target(const char *name, void *ctx)
 {
     int k = *(int *)ctx, pmpi = 0;
@@ -217,7 +254,10 @@ static jpmpi_fn level_target(const char *name, void *ctx)
     if (slot == JPMPI_SLOT_MPI_Pcontrol) {
         return (jpmpi_fn)pcontrol_noop; /* the core already delivers Pcontrol to every level */
     }
-    return resolve(pmpi ? k + 1 : k, slot);
+    if (pmpi) {
+        return forward_route(k, slot);
+    }
+    return levels[k].fn[slot] ? levels[k].fn[slot] : bottom[slot];
 }
 
 /* GOT targets for the Fortran layer: MPI_X and PMPI_X alike enter at the `fort` position. */
@@ -231,7 +271,7 @@ static jpmpi_fn fortran_target(const char *name, void *ctx)
     if (slot == JPMPI_SLOT_MPI_Pcontrol) {
         return (jpmpi_fn)pcontrol_from_fortran;
     }
-    return resolve(pos, slot);
+    return entry_route(jpmpi_enter_fort, slot, pos);
 }
 
 #define MAX_FORTRAN_OBJECTS 8
@@ -277,11 +317,12 @@ static void link_fortran(void)
 
 static void link_chain(void)
 {
+    compute_routes();
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
         if (slot == JPMPI_SLOT_MPI_Pcontrol) {
             continue;
         }
-        jpmpi_fn top = resolve(0, slot), next = resolve(1, slot);
+        jpmpi_fn top = entry_route(jpmpi_enter_app, slot, 0), next = entry_route(jpmpi_enter_pmpi, slot, 1);
         if (top) {
             jpmpi_entry[slot] = top;
         }
@@ -399,6 +440,13 @@ static int64_t bridge_call(int64_t op, int64_t a, int64_t b, int64_t c)
             ((int64_t *)(intptr_t)b)[slot] = (int64_t)(intptr_t)resolve((int)a, (int)slot);
         }
         return 0;
+    case JPMPI_OP_ROUTE_ALL:
+        for (int64_t slot = 0; slot < c && slot < JPMPI_NSLOTS; slot++) {
+            jpmpi_fn to = a < 0 || a >= nlevels || slot == JPMPI_SLOT_MPI_Pcontrol ? bottom[slot]
+                                                                                 : forward_route((int)a, (int)slot);
+            ((int64_t *)(intptr_t)b)[slot] = (int64_t)(intptr_t)to;
+        }
+        return 0;
     default:
         return -1;
     }
@@ -511,10 +559,16 @@ static void early(void)
     }
     early_state = -1;
     names_init();
+    memset(jpmpi_from, JPMPI_BOTTOM, sizeof jpmpi_from);
+    for (int k = 0; k < JPMPI_MAX_LEVELS; k++) {
+        levels[k].fn = jpmpi_defs[k];
+    }
     char sym[128];
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
         snprintf(sym, sizeof sym, "P%s", jpmpi_slot_names[slot]);
         bottom[slot] = (jpmpi_fn)dlsym(RTLD_NEXT, sym);
+        /* a function the library lacks: a stub that says so and aborts */
+        jpmpi_bottom[slot] = bottom[slot] ? bottom[slot] : jpmpi_missing[slot];
     }
     if (bottom[JPMPI_SLOT_MPI_Init] == NULL) {
         return; /* no MPI library in this process (a shell, a launcher): stay out of the way */
@@ -531,6 +585,7 @@ static void early(void)
     if (jpmpi_entry_parse(text, &entries, err, sizeof err) != 0) {
         fail_line("%s %s", entry_source, err); /* err starts with "item N ..." */
     }
+    jpmpi_fort_pos = entries.fort_pos;
     for (int k = 0; k < entries.count; k++) {
         if (entries.items[k].kind == JPMPI_ITEM_JAR) {
             check_jar(&entries.items[k]);
@@ -589,8 +644,12 @@ static int from_fortran(void *ra)
 jpmpi_fn jpmpi_core_first(int slot, int pmpi, void *ra)
 {
     jpmpi_core_boot();
-    int depth = from_fortran(ra) ? entries.fort_pos : pmpi;
-    jpmpi_fn target = resolve(depth, slot);
+    jpmpi_fn target;
+    if (from_fortran(ra)) {
+        target = entry_route(jpmpi_enter_fort, slot, entries.fort_pos);
+    } else {
+        target = entry_route(pmpi ? jpmpi_enter_pmpi : jpmpi_enter_app, slot, pmpi);
+    }
     if (target == NULL) {
         jpmpi_core_missing(slot);
     }

@@ -8,6 +8,7 @@
 #include "jpmpi_slots.h"
 
 #define JPMPI_EXPORT __attribute__((visibility("default")))
+#define JPMPI_HIDDEN __attribute__((visibility("hidden")))
 
 typedef jpmpi_function_t jpmpi_fn;
 
@@ -19,6 +20,67 @@ extern const char jpmpi_impl_id[];
 extern const char jpmpi_impl_name[];
 extern const char jpmpi_impl_version[];
 extern const char *const jpmpi_fortran_libraries[];
+
+/*
+ * ---- routing: who sees a call (the isolation rule, native-stubs/README.md) ----
+ * A level's PMPI_X from inside its own MPI_X goes on to the next level defining X; every other
+ * MPI call a level makes goes to the library. The state is one word per thread, jpmpi_cur: the
+ * slot (+ 1) of the call the running wrapper intercepted, and that wrapper's level; 0 outside
+ * every wrapper. An entry (the application's call, or the Fortran layer's) sets it for the call's
+ * way down and puts it back after; a level's PMPI_X reaches the slot's guard, which forwards
+ * only when the word names that slot (MPI_Init and MPI_Init_thread count as one), else goes
+ * straight to the library.
+ */
+#define JPMPI_BOTTOM 0xffu /* in jpmpi_from: no level, the library */
+#define JPMPI_CUR(slot, level) ((((unsigned)(slot) + 1u) << 8) | (unsigned)(level))
+extern JPMPI_HIDDEN __thread unsigned jpmpi_cur __attribute__((tls_model("initial-exec")));
+/* jpmpi_from[slot][p]: the first level >= p defining slot, or JPMPI_BOTTOM. */
+extern JPMPI_HIDDEN unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
+/* jpmpi_defs[k][slot]: level k's own definition, or NULL. */
+extern JPMPI_HIDDEN jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
+/* The library's PMPI_X (NULL where this MPI lacks it). */
+extern JPMPI_HIDDEN jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS];
+/* Where the Fortran layer's calls enter. */
+extern JPMPI_HIDDEN int jpmpi_fort_pos;
+/* Generated, per slot (NULL for MPI_Pcontrol): the entries of the application's MPI_X (from level
+ * 0), of its PMPI_X (from level 1) and of the Fortran layer (from jpmpi_fort_pos), and the guard
+ * every level's PMPI_X reaches. */
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_enter_app[JPMPI_NSLOTS];
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_enter_pmpi[JPMPI_NSLOTS];
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_enter_fort[JPMPI_NSLOTS];
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_guard[JPMPI_NSLOTS];
+/* Generated, per slot: reports the function missing from the library (jpmpi_core_missing). */
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_missing[JPMPI_NSLOTS];
+
+/* The body of an entry: the call starts at the first level >= start defining slot. */
+#define JPMPI_ENTER(ret, type, slot, start, args)                                    \
+    do {                                                                              \
+        unsigned jp_n_ = jpmpi_from[slot][start];                                     \
+        if (jp_n_ == JPMPI_BOTTOM) {                                                  \
+            return ((type)jpmpi_bottom[slot])args;                                    \
+        }                                                                             \
+        unsigned jp_saved_ = jpmpi_cur;                                               \
+        jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                           \
+        ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                              \
+        jpmpi_cur = jp_saved_;                                                        \
+        return jp_r_;                                                                 \
+    } while (0)
+
+/* The body of a guard: forward within the call of slot (or of alt, its equivalent), else the library. */
+#define JPMPI_GUARD(ret, type, slot, alt, args)                                       \
+    do {                                                                              \
+        unsigned jp_c_ = jpmpi_cur;                                                   \
+        if ((jp_c_ >> 8) == (unsigned)(slot) + 1u || (jp_c_ >> 8) == (unsigned)(alt) + 1u) { \
+            unsigned jp_n_ = jpmpi_from[slot][(jp_c_ & 0xffu) + 1u];                  \
+            if (jp_n_ != JPMPI_BOTTOM) {                                              \
+                jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                   \
+                ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                      \
+                jpmpi_cur = jp_c_;                                                    \
+                return jp_r_;                                                         \
+            }                                                                         \
+        }                                                                             \
+        return ((type)jpmpi_bottom[slot])args;                                        \
+    } while (0)
 
 /* Runs the core once (entry list, levels, tables). */
 void jpmpi_core_boot(void);
@@ -60,7 +122,9 @@ enum jpmpi_bridge_op {
     JPMPI_OP_INSTALL = 2, /* (level, slot, fn)  -> 0, or -1: a Java level's definition (0: none) */
     JPMPI_OP_RELINK = 3,  /* ()                 -> 0: re-point every table and GOT */
     JPMPI_OP_MESSAGE = 4, /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
-    JPMPI_OP_RESOLVE_ALL = 5 /* (depth, int64_t *out, n) -> 0: out[slot] = RESOLVE(depth, slot) */
+    JPMPI_OP_RESOLVE_ALL = 5, /* (depth, int64_t *out, n) -> 0: out[slot] = RESOLVE(depth, slot) */
+    JPMPI_OP_ROUTE_ALL = 6 /* (level, int64_t *out, n) -> 0: out[slot] = where level's PMPI_X goes (a guard or the
+                              library); level < 0: the library's PMPI_X */
 };
 struct jpmpi_bridge {
     int64_t version;                                  /*   0 */

@@ -20,10 +20,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Proves an ordinary PMPI tool works unchanged as a level, with its MPI_Init, MPI_Init_thread and
  * MPI_Finalize wrappers: tools/counttool.c alone counts every call of the program exactly once
- * and reports from inside MPI_Finalize; two copies stacked both count everything, and the lower
- * one also counts the upper one's PMPI_Comm_rank (a level's PMPI_X is the next level's MPI_X).
- * On Open MPI, the tool Open MPI itself ships (libompitrace.so) works as a level above or below
- * counttool: it traces each call exactly once, and its own PMPI calls reach counttool when on top.
+ * and reports from inside MPI_Finalize; two copies stacked both count exactly the program's calls:
+ * the upper one's own PMPI_Comm_rank (after PMPI_Init, inside its MPI_Init) goes to the library,
+ * unseen by the lower one (the isolation rule). On Open MPI, the tool Open MPI itself ships
+ * (libompitrace.so) works as a level above or below counttool: it traces each call exactly once,
+ * and its own PMPI_Comm_rank calls (one per traced call) never reach counttool.
  */
 class PmpiToolIT {
     static final int K = 3;
@@ -57,7 +58,7 @@ class PmpiToolIT {
         assertEquals(1, r.countOut(Pingpong.resultLine(3, K)), r::describe);
         for (int rank = 0; rank < 3; rank++) {
             assertEquals(Pingpong.counts(K, rank, 1), r.counts("count", rank), r::describe);
-            assertEquals(Pingpong.counts(K, rank, 2), r.counts("count2", rank), r::describe);
+            assertEquals(Pingpong.counts(K, rank, 1), r.counts("count2", rank), r::describe);
         }
     }
 
@@ -69,9 +70,10 @@ class PmpiToolIT {
                 .run("pingpong", Integer.toString(K)).assertSuccess();
         Map<String, Long> traced = checkTrace(r, 3);
         for (int rank = 0; rank < 3; rank++) {
-            // libompitrace asks PMPI_Comm_rank once per call it traces with a rank: counttool counts those
-            assertEquals(Pingpong.counts(K, rank, 1 + tracedCalls(traced, rank)), r.counts("count", rank),
-                    r::describe);
+            // libompitrace asks PMPI_Comm_rank once per call it traces with a rank: those go to the
+            // library, and counttool counts the program's calls only
+            assertTrue(tracedCalls(traced, rank) > 0, r::describe);
+            assertEquals(Pingpong.counts(K, rank, 1), r.counts("count", rank), r::describe);
         }
     }
 

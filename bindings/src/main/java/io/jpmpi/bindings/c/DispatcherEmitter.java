@@ -17,7 +17,10 @@ import java.util.stream.Collectors;
  * function (slot n is the n-th function of the spec for that implementation, in name order) and,
  * per slot, the exported {@code MPI_X} and {@code PMPI_X}. Each is one indirect tail call through
  * the slot's entry table; the hand-written core (src/main/c/core) fills the tables. Until the core
- * has run, the tables hold boot stubs that run it first.
+ * has run, the tables hold boot stubs that run it first. Per slot too, the routing functions of the
+ * isolation rule (jpmpi_core.h): three entries (the application's MPI_X and PMPI_X, the Fortran
+ * layer's calls), the guard that every level's PMPI_X reaches, and a stub for a function the
+ * library lacks.
  */
 public final class DispatcherEmitter {
     static final String HEADER = "/* generated from specs/mpi-functions.json by io.jpmpi.bindings.c.DispatcherEmitter"
@@ -102,8 +105,63 @@ public final class DispatcherEmitter {
             c.append(forwarder(f, i, f.pmpiName(), "jpmpi_pentry", "JPMPI_EXPORT "));
             c.append(boot(f, i, f.name(), "jpmpi_entry"));
             c.append(boot(f, i, f.pmpiName(), "jpmpi_pentry"));
+            c.append(routes(f, i));
         }
-        return c.toString();
+        c.append('\n');
+        for (int i = 0; i < functions.size(); i++) {
+            c.append("static void jpmpi_missing_").append(functions.get(i).name()).append("(void)\n{\n")
+                    .append("    jpmpi_core_missing(").append(i).append(");\n}\n");
+        }
+        c.append('\n').append(routeTable("jpmpi_enter_app", "jpmpi_enter_app_"))
+                .append(routeTable("jpmpi_enter_pmpi", "jpmpi_enter_pmpi_"))
+                .append(routeTable("jpmpi_enter_fort", "jpmpi_enter_fort_"))
+                .append(routeTable("jpmpi_guard", "jpmpi_guard_"));
+        c.append("const jpmpi_fn jpmpi_missing[JPMPI_NSLOTS] = {\n");
+        for (MpiFunction f : functions) {
+            c.append("    (jpmpi_fn)jpmpi_missing_").append(f.name()).append(",\n");
+        }
+        return c.append("};\n").toString();
+    }
+
+    /** MPI_Init and MPI_Init_thread count as one function for the guard: either may forward the other. */
+    private int equivalent(MpiFunction f, int slot) {
+        String other = switch (f.name()) {
+            case "MPI_Init" -> "MPI_Init_thread";
+            case "MPI_Init_thread" -> "MPI_Init";
+            default -> null;
+        };
+        int at = other == null ? -1 : slotNames().indexOf(other);
+        return at < 0 ? slot : at;
+    }
+
+    /** The slot's three entries and its guard (the macros of jpmpi_core.h). */
+    private String routes(MpiFunction f, int slot) {
+        String ret = f.returnType(impl);
+        String type = fnType(f);
+        String args = "(" + arguments(f) + ")";
+        StringBuilder r = new StringBuilder();
+        String[][] entries = {{"app", "0"}, {"pmpi", "1"}, {"fort", "jpmpi_fort_pos"}};
+        for (String[] e : entries) {
+            r.append("static ").append(signature(f, "jpmpi_enter_" + e[0] + "_" + f.name(), true))
+                    .append("\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ").append(slot)
+                    .append(", ").append(e[1]).append(", ").append(args).append(");\n}\n");
+        }
+        r.append("static ").append(signature(f, "jpmpi_guard_" + f.name(), true))
+                .append("\n{\n    JPMPI_GUARD(").append(ret).append(", ").append(type).append(", ").append(slot)
+                .append(", ").append(equivalent(f, slot)).append(", ").append(args).append(");\n}\n");
+        return r.toString();
+    }
+
+    private String routeTable(String name, String prefix) {
+        StringBuilder t = new StringBuilder("const jpmpi_fn ").append(name).append("[JPMPI_NSLOTS] = {\n");
+        for (MpiFunction f : functions) {
+            if (f.name().equals(PCONTROL)) {
+                t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
+            } else {
+                t.append("    (jpmpi_fn)").append(prefix).append(f.name()).append(",\n");
+            }
+        }
+        return t.append("};\n").toString();
     }
 
     private List<MpiFunction> dispatched() {
