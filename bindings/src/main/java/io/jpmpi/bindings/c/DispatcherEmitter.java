@@ -95,7 +95,8 @@ public final class DispatcherEmitter {
             c.append("static ").append(signature(f, "jpmpi_boot_" + f.name(), true)).append(";\n");
             c.append("static ").append(signature(f, "jpmpi_boot_" + f.pmpiName(), true)).append(";\n");
         }
-        c.append('\n').append(table("jpmpi_entry", "")).append(table("jpmpi_pentry", "P")).append('\n');
+        c.append('\n').append(table("jpmpi_fn jpmpi_entry", "jpmpi_boot_"))
+                .append(table("jpmpi_fn jpmpi_pentry", "jpmpi_boot_P")).append('\n');
         for (int i = 0; i < functions.size(); i++) {
             MpiFunction f = functions.get(i);
             if (f.name().equals(PCONTROL)) {
@@ -112,10 +113,10 @@ public final class DispatcherEmitter {
             c.append("static void jpmpi_missing_").append(functions.get(i).name()).append("(void)\n{\n")
                     .append("    jpmpi_core_missing(").append(i).append(");\n}\n");
         }
-        c.append('\n').append(routeTable("jpmpi_enter_app", "jpmpi_enter_app_"))
-                .append(routeTable("jpmpi_enter_pmpi", "jpmpi_enter_pmpi_"))
-                .append(routeTable("jpmpi_enter_fort", "jpmpi_enter_fort_"))
-                .append(routeTable("jpmpi_guard", "jpmpi_guard_"));
+        c.append('\n').append(table("const jpmpi_fn jpmpi_enter_app", "jpmpi_enter_app_"))
+                .append(table("const jpmpi_fn jpmpi_enter_pmpi", "jpmpi_enter_pmpi_"))
+                .append(table("const jpmpi_fn jpmpi_enter_fort", "jpmpi_enter_fort_"))
+                .append(table("const jpmpi_fn jpmpi_guard", "jpmpi_guard_"));
         c.append("const jpmpi_fn jpmpi_missing[JPMPI_NSLOTS] = {\n");
         for (MpiFunction f : functions) {
             c.append("    (jpmpi_fn)jpmpi_missing_").append(f.name()).append(",\n");
@@ -152,17 +153,7 @@ public final class DispatcherEmitter {
         return r.toString();
     }
 
-    private String routeTable(String name, String prefix) {
-        StringBuilder t = new StringBuilder("const jpmpi_fn ").append(name).append("[JPMPI_NSLOTS] = {\n");
-        for (MpiFunction f : functions) {
-            if (f.name().equals(PCONTROL)) {
-                t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
-            } else {
-                t.append("    (jpmpi_fn)").append(prefix).append(f.name()).append(",\n");
-            }
-        }
-        return t.append("};\n").toString();
-    }
+
 
     private List<MpiFunction> dispatched() {
         return functions.stream().filter(f -> !f.name().equals(PCONTROL)).toList();
@@ -189,13 +180,14 @@ public final class DispatcherEmitter {
         return m.append("};\n").toString();
     }
 
-    private String table(String name, String prefix) {
-        StringBuilder t = new StringBuilder("jpmpi_fn ").append(name).append("[JPMPI_NSLOTS] = {\n");
+    /** A slot table, {@code declaration[JPMPI_NSLOTS]}, of the functions {@code prefix + name}. */
+    private String table(String declaration, String prefix) {
+        StringBuilder t = new StringBuilder(declaration).append("[JPMPI_NSLOTS] = {\n");
         for (MpiFunction f : functions) {
             if (f.name().equals(PCONTROL)) {
                 t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
             } else {
-                t.append("    (jpmpi_fn)jpmpi_boot_").append(prefix).append(f.name()).append(",\n");
+                t.append("    (jpmpi_fn)").append(prefix).append(f.name()).append(",\n");
             }
         }
         return t.append("};\n").toString();
