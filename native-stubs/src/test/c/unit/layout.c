@@ -43,5 +43,6 @@ int main(void)
     printf("op.relink %d\n", JPMPI_OP_RELINK);
     printf("op.message %d\n", JPMPI_OP_MESSAGE);
     printf("op.resolve_all %d\n", JPMPI_OP_RESOLVE_ALL);
+    printf("op.route_all %d\n", JPMPI_OP_ROUTE_ALL);
     return 0;
 }

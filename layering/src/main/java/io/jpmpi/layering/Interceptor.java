@@ -12,14 +12,27 @@ import io.jpmpi.layering.runtime.Internal;
  * pass the call on to the next level (the C {@code PMPI_X}), and return what it returns. Functions
  * you do not override cost nothing: jpmpi installs an upcall only for overridden methods.
  *
+ * <p>Two ways down, never to be mixed up: {@link #pmpi()} passes on <em>the call you
+ * intercepted</em>; {@link #library()} (and the helpers of {@link #level()}) is for <em>your own
+ * work</em>: the type sizes, ranks and communicators you look up, your reductions and writes at
+ * {@link #beforeFinalize()}. The library is seen by no level, so every tool in the chain sees
+ * exactly the application's calls. jpmpi enforces it too: a {@code pmpi()} call of any function
+ * other than the one being intercepted (or from any other moment or thread) goes to the library.
+ *
  * <pre>{@code
- * public final class SendCounter extends Interceptor {
- *     private final LongAdder sends = new LongAdder();
+ * public final class SendBytes extends Interceptor {
+ *     private final LongAdder bytes = new LongAdder();
  *
  *     @Override
  *     public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
- *         sends.increment();
- *         return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
+ *         bytes.add((long) count * level().typeSize(datatype));   // own work: the library
+ *         return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm); // the call: the next level
+ *     }
+ *
+ *     @Override
+ *     public void beforeFinalize() {
+ *         // own work: a reduction of the tool's figures, which no other tool counts
+ *         library().MPI_Reduce(...);
  *     }
  * }
  * }</pre>
@@ -47,7 +60,11 @@ public abstract class Interceptor extends InterceptorMethods {
     protected Interceptor() {
     }
 
-    /** The next level: {@code pmpi().MPI_Send(...)} is the C {@code PMPI_Send(...)} of a tool. */
+    /**
+     * The next level, for passing on the call this interceptor intercepted: {@code pmpi().MPI_Send(...)}
+     * inside {@code MPI_Send} is the C {@code PMPI_Send(...)} of a tool. Any other call through it
+     * goes to the library (see {@link #library()}).
+     */
     @Override
     protected final Mpi pmpi() {
         return pmpi;
@@ -58,9 +75,17 @@ public abstract class Interceptor extends InterceptorMethods {
         return mpi;
     }
 
-    /** Where this interceptor sits, and helpers that query MPI below it. */
+    /** Where this interceptor sits, and helpers for its own work (they call the library). */
     public final Level level() {
         return level;
+    }
+
+    /**
+     * The MPI library itself, for this tool's own calls: seen by no level (this one included), so no
+     * tool counts them as the application's. Same as {@code level().library()}.
+     */
+    protected final Mpi library() {
+        return level.library();
     }
 
     /**

@@ -11,22 +11,23 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
 /**
- * The level an interceptor belongs to, and small helpers that ask MPI below it (so they never
- * come back through the interceptor, and never allocate): type sizes, ranks, sizes, counts.
+ * The level an interceptor belongs to, and small helpers for a tool's own work (type sizes, ranks,
+ * sizes, counts, its own communicators). They call the MPI library directly: no level of the chain,
+ * this one included, sees them, and they never allocate. See {@link Interceptor#library()}.
  */
 public final class Level {
     private final int index;
     private final String entry;
     private final String implementation;
-    private final Mpi below;
+    private final Mpi library;
     private final Consumer<String> message;
 
     /** Made by the runtime. */
-    public Level(int index, String entry, String implementation, Mpi below, Consumer<String> message) {
+    public Level(int index, String entry, String implementation, Mpi library, Consumer<String> message) {
         this.index = index;
         this.entry = entry;
         this.implementation = implementation;
-        this.below = below;
+        this.library = library;
         this.message = message;
     }
 
@@ -53,21 +54,21 @@ public final class Level {
     /** MPI_Type_size of a datatype handle. */
     public int typeSize(long datatype) {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Type_size(datatype, out.address()), "MPI_Type_size");
+        check(library.MPI_Type_size(datatype, out.address()), "MPI_Type_size");
         return out.get(JAVA_INT, 0);
     }
 
     /** MPI_Comm_rank. */
     public int commRank(long comm) {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Comm_rank(comm, out.address()), "MPI_Comm_rank");
+        check(library.MPI_Comm_rank(comm, out.address()), "MPI_Comm_rank");
         return out.get(JAVA_INT, 0);
     }
 
     /** MPI_Comm_size. */
     public int commSize(long comm) {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Comm_size(comm, out.address()), "MPI_Comm_size");
+        check(library.MPI_Comm_size(comm, out.address()), "MPI_Comm_size");
         return out.get(JAVA_INT, 0);
     }
 
@@ -79,34 +80,34 @@ public final class Level {
     /** MPI_Get_count of a status (an address, see {@link Status}) for a datatype. */
     public int count(long status, long datatype) {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Get_count(status, datatype, out.address()), "MPI_Get_count");
+        check(library.MPI_Get_count(status, datatype, out.address()), "MPI_Get_count");
         return out.get(JAVA_INT, 0);
     }
 
     /** MPI_Initialized. */
     public boolean initialized() {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Initialized(out.address()), "MPI_Initialized");
+        check(library.MPI_Initialized(out.address()), "MPI_Initialized");
         return out.get(JAVA_INT, 0) != 0;
     }
 
     /**
-     * MPI_Comm_dup below this level: a communicator of the tool's own (collective over comm), so
-     * its traffic neither mixes with nor shows in the application's. Free it with {@link #freeComm}.
+     * MPI_Comm_dup in the library: a communicator of the tool's own (collective over comm), so its
+     * traffic never mixes with the application's. Free it with {@link #freeComm}.
      */
     public long dupComm(long comm) {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Comm_dup(comm, out.address()), "MPI_Comm_dup");
+        check(library.MPI_Comm_dup(comm, out.address()), "MPI_Comm_dup");
         return readHandle(out, "MPI_Comm");
     }
 
     /**
-     * MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED) below this level: the processes of comm that
+     * MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED) in the library: the processes of comm that
      * share memory with this one (one node). Collective over comm; free it with {@link #freeComm}.
      */
     public long sharedMemoryComm(long comm) {
         MemorySegment out = CallMarks.state().scratch;
-        check(below.MPI_Comm_split_type(comm, Constants.MPI_COMM_TYPE_SHARED, 0, Constants.MPI_INFO_NULL,
+        check(library.MPI_Comm_split_type(comm, Constants.MPI_COMM_TYPE_SHARED, 0, Constants.MPI_INFO_NULL,
                 out.address()), "MPI_Comm_split_type");
         return readHandle(out, "MPI_Comm");
     }
@@ -115,7 +116,7 @@ public final class Level {
     public void freeComm(long comm) {
         MemorySegment in = CallMarks.state().scratch;
         writeHandle(in, "MPI_Comm", comm);
-        check(below.MPI_Comm_free(in.address()), "MPI_Comm_free");
+        check(library.MPI_Comm_free(in.address()), "MPI_Comm_free");
     }
 
     private static long readHandle(MemorySegment at, String type) {
@@ -130,14 +131,17 @@ public final class Level {
         }
     }
 
-    /** MPI_Wtime, below this level. */
+    /** MPI_Wtime of the library. */
     public double wtime() {
-        return below.MPI_Wtime();
+        return library.MPI_Wtime();
     }
 
-    /** The next level, for calls a helper here does not cover. */
-    public Mpi below() {
-        return below;
+    /**
+     * The MPI library itself, for a tool's own calls that no helper here covers (its reductions,
+     * its gathers at MPI_Finalize): no level sees them, this one included.
+     */
+    public Mpi library() {
+        return library;
     }
 
     static void check(int rc, String what) {

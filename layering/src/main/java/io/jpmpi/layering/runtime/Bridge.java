@@ -44,6 +44,7 @@ public final class Bridge {
     static final long RELINK = 3;
     static final long MESSAGE = 4;
     static final long RESOLVE_ALL = 5;
+    static final long ROUTE_ALL = 6;
     /** Everything: addresses handed over by C are read through this segment, without allocating. */
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
@@ -140,16 +141,19 @@ public final class Bridge {
         }
     }
 
-    /** The definition a call of slot made at depth {@code depth} reaches (0 if none). */
-    long resolve(int depth, int slot) {
-        return call(RESOLVE, depth, slot, 0);
+    /**
+     * Per slot, where a PMPI_X call made by level {@code level} goes: the slot's guard, which passes
+     * it on to the next level defining X when the level is inside its own MPI_X (the call it
+     * intercepted), or the library itself; {@code level} &lt; 0: the library's PMPI_X for every slot.
+     */
+    long[] routeAll(int level) {
+        return everySlot(ROUTE_ALL, level);
     }
 
-    /** {@link #resolve} of every slot at once: one native call instead of one per slot. */
-    long[] resolveAll(int depth) {
+    private long[] everySlot(long op, int a) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(8L * nslots, 8);
-            call(RESOLVE_ALL, depth, out.address(), nslots);
+            call(op, a, out.address(), nslots);
             return out.toArray(JAVA_LONG);
         }
     }

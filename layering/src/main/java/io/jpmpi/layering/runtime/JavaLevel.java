@@ -57,8 +57,10 @@ final class JavaLevel {
     private final LevelTable runtime;
     private final List<Interceptor> interceptors;
     private final CallTargets same = new CallTargets(false);
-    private final CallTargets below = new CallTargets(false);
+    private final CallTargets library = new CallTargets(false);
     private final CallTargets[] next;
+    /** Per function id, where this level's PMPI_X goes (see Bridge.routeAll); for the fault path. */
+    private final long[] forward = new long[MpiFunctions.COUNT];
     private final long[][] stubs;
     private long pcontrolStub;
     /** Which interceptors override pcontrol (known at install, so Pcontrol needs no reflection). */
@@ -74,7 +76,7 @@ final class JavaLevel {
         this.stubs = new long[interceptors.size()][MpiFunctions.COUNT];
         this.pcontrols = new boolean[interceptors.size()];
         Level level = new Level(index, entry, runtime.bridge.implementation() + " " + runtime.bridge.version(),
-                new Mpi(below), runtime.bridge::message);
+                new Mpi(library), runtime.bridge::message);
         for (int i = 0; i < interceptors.size(); i++) {
             next[i] = new CallTargets(true);
             Internal.attach(interceptors.get(i), level, new Mpi(next[i]), new Mpi(same));
@@ -267,28 +269,34 @@ final class JavaLevel {
         return false;
     }
 
-    /** Points every call position of this level at the chain as it is now. */
+    /**
+     * Points every call position of this level at the chain as it is now (the isolation rule):
+     * an interceptor's pmpi() at the next interceptor of this jar, else at the forwarding route (the
+     * next level, for the call the interceptor intercepted; the library for any other); mpi() at
+     * this jar's own top, else the library; the Level helpers and library() at the library.
+     */
     void refresh() {
-        long[] here = runtime.bridge.resolveAll(index);
-        long[] under = runtime.bridge.resolveAll(index + 1);
+        long[] routes = runtime.bridge.routeAll(index);
+        long[] lib = runtime.bridge.routeAll(-1);
         for (int id = 0; id < MpiFunctions.COUNT; id++) {
             int slot = runtime.slotOf(id);
             if (slot < 0) {
                 continue;
             }
-            long below = under[slot];
-            same.set(id, off ? below : here[slot]);
-            this.below.set(id, below);
+            long own = off ? 0 : top(id, 0);
+            same.set(id, own != 0 ? own : lib[slot]);
+            library.set(id, lib[slot]);
+            forward[id] = routes[slot];
             for (int i = 0; i < interceptors.size(); i++) {
                 long inJar = off ? 0 : top(id, i + 1);
-                next[i].set(id, inJar != 0 ? inJar : below);
+                next[i].set(id, inJar != 0 ? inJar : routes[slot]);
             }
         }
     }
 
-    /** Where a call of {@code id} goes below this level. */
+    /** Where the call of {@code id} an interceptor of this level intercepted goes on below it. */
     long nextDefinition(int id) {
-        return runtime.bridge.resolve(index + 1, runtime.slotOf(id));
+        return forward[id];
     }
 
     /** An interceptor failed: report once, switch the level off. */

@@ -41,7 +41,7 @@ public final class Train {
         if (op == Bridge.INSTALL && c != 0) {
             INSTALLED.add((b << 48) | c);
         }
-        if (op == Bridge.RESOLVE_ALL) {
+        if (op == Bridge.RESOLVE_ALL || op == Bridge.ROUTE_ALL) {
             MemorySegment out = MemorySegment.ofAddress(b).reinterpret(8 * c);
             for (int slot = 0; slot < c; slot++) {
                 out.setAtIndex(JAVA_LONG, slot, call(Bridge.RESOLVE, a, slot, 0));

@@ -58,6 +58,7 @@ class BridgeLayoutTest {
         java.put("op.relink", Bridge.RELINK);
         java.put("op.message", Bridge.MESSAGE);
         java.put("op.resolve_all", Bridge.RESOLVE_ALL);
+        java.put("op.route_all", Bridge.ROUTE_ALL);
         Map<String, Long> c = compiled();
         for (var e : java.entrySet()) {
             assertEquals(c.get(e.getKey()), e.getValue(), () -> e.getKey() + ": C says " + c.get(e.getKey())

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>No {@link io.jpmpi.layering.ReentryGuard}: none of these functions is implemented, in Open
  * MPI or MPICH, by calling another MPI function through the profiling interface (their
  * collectives use internal point-to-point paths, not MPI_Send), the Fortran layer passes each
- * call through the levels once, and the helpers of {@link #level()} ask the level below, so they
+ * call through the levels once, and the helpers of {@link #level()} call the library, so they
  * never come back through this class. A counter of, say, MPI_Sendrecv next to MPI_Send on an MPI
  * that built one from the other would need the guard to count only the outermost call.
  */

@@ -56,7 +56,7 @@ public final class HwcLevel extends Interceptor {
     }
 
     private void run(Arena arena, HwcLibrary lib, long comm) {
-        Mpi mpi = level().below();
+        Mpi mpi = level().library();
         int rank = level().commRank(comm);
         int size = level().commSize(comm);
         RankCounts mine = null;

@@ -132,7 +132,7 @@ public final class Mpit extends Around {
         }
         lock.lock();
         try {
-            tools = new Tools(level().below());
+            tools = new Tools(level().library());
             tools.init(Constants.MPI_THREAD_SINGLE);
             cvarCount = tools.cvarCount();
             if (options.list() != null) {

@@ -109,7 +109,7 @@ final class Results {
 
     /** Every rank: gathers the results to rank 0, which writes them. Collective over MPI_COMM_WORLD. */
     static void publish(Mpit m, Level level) {
-        Mpi mpi = level.below();
+        Mpi mpi = level.library();
         long comm;
         try {
             comm = level.dupComm(Constants.MPI_COMM_WORLD);
@@ -193,7 +193,7 @@ final class Results {
         if (level.commRank(comm) == 0) {
             buf.setString(0, "jpmpi-mpit-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        check(level.below().MPI_Bcast(buf.address(), 4096, Constants.MPI_BYTE, 0, comm), "MPI_Bcast");
+        check(level.library().MPI_Bcast(buf.address(), 4096, Constants.MPI_BYTE, 0, comm), "MPI_Bcast");
         return buf.getString(0);
     }
 

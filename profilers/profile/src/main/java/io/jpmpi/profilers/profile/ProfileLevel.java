@@ -108,7 +108,7 @@ public final class ProfileLevel extends Interceptor {
         Job(Arena arena, Level level, long comm, int rank, int size, Recorder recorder, Path dir) {
             this.arena = arena;
             this.level = level;
-            this.mpi = level.below();
+            this.mpi = level.library();
             this.comm = comm;
             this.rank = rank;
             this.size = size;
