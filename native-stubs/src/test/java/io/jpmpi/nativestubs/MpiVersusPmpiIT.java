@@ -51,6 +51,24 @@ class MpiVersusPmpiIT {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void aCallEnteringBelowTheTopGoesOnFromThere(Impl impl) {
+        // MPI_Recv and MPI_Barrier: selftool (top) does not define them, counttool (1) and liblogb (2) do:
+        // the call enters at counttool, whose PMPI_X must reach liblogb, not counttool again.
+        Result r = MpiRun.on(impl).ranks(2)
+                .levels(MpiRun.entry(impl.file("libself.so"), impl.file("libcount.so"), impl.file("liblogb.so")))
+                .withLog().run("pingpong", Integer.toString(K)).assertSuccess();
+        assertEquals(1, r.countOut(Pingpong.resultLine(2, K)), r::describe);
+        for (int rank = 0; rank < 2; rank++) {
+            // MPI_Comm_rank 2: the program's, and the PMPI_Comm_rank selftool's logging makes inside its
+            // own MPI_Comm_rank wrapper: a PMPI_X from inside MPI_X is the wrapped call, every time
+            assertEquals(Pingpong.counts(K, rank, 2), r.counts("count", rank), r::describe);
+            assertEquals(K, r.log(rank).stream().filter("b enter MPI_Recv"::equals).count(), r::describe);
+            assertEquals(1, r.log(rank).stream().filter("b enter MPI_Barrier"::equals).count(), r::describe);
+        }
+    }
+
     /** selftool over liblogb for pingpong K on `rank`, after `leadingRanks` MPI_Comm_rank calls. */
     private static List<String> expectedLog(int rank, int leadingRanks) {
         List<String> send = List.of("self enter MPI_Send", "self MPI_Comm_rank", "b enter MPI_Send",
