@@ -623,6 +623,42 @@ void jpmpi_core_boot(void)
     pthread_once(&boot_once, boot);
 }
 
+/*
+ * Objects that are the MPI library's own code besides the library itself: Open MPI's components
+ * (mca_*.so, dlopened in MPI_Init) and its support libraries. Their calls of MPI functions during
+ * a forwarded call are the library's business, not the application's.
+ */
+static const char *const internal_prefixes[] = {"mca_", "libopen-pal", "libopen-rte", "libmca_", NULL};
+
+/* A small per-thread cache of answers, so a library that calls itself often asks dladdr once. */
+#define INTERNAL_CACHE 8
+static __thread struct {
+    void *ra;
+    int internal;
+} internal_cache[INTERNAL_CACHE] __attribute__((tls_model("initial-exec")));
+
+int jpmpi_core_internal(void *ra)
+{
+    unsigned i = (unsigned)((uintptr_t)ra >> 4) % INTERNAL_CACHE;
+    if (internal_cache[i].ra == ra) {
+        return internal_cache[i].internal;
+    }
+    Dl_info info;
+    struct link_map *map = NULL;
+    int internal = 0;
+    if (ra != NULL && dladdr1(ra, &info, (void **)&map, RTLD_DL_LINKMAP) && map != NULL) {
+        internal = map == bottom_map;
+        const char *base = map->l_name ? strrchr(map->l_name, '/') : NULL;
+        base = base ? base + 1 : map->l_name;
+        for (int k = 0; !internal && base && internal_prefixes[k]; k++) {
+            internal = strncmp(base, internal_prefixes[k], strlen(internal_prefixes[k])) == 0;
+        }
+    }
+    internal_cache[i].ra = ra;
+    internal_cache[i].internal = internal;
+    return internal;
+}
+
 /* Is `ra` inside the MPI library's Fortran layer? */
 static int from_fortran(void *ra)
 {

@@ -52,14 +52,23 @@ extern JPMPI_HIDDEN const jpmpi_fn jpmpi_guard[JPMPI_NSLOTS];
 /* Generated, per slot: reports the function missing from the library (jpmpi_core_missing). */
 extern JPMPI_HIDDEN const jpmpi_fn jpmpi_missing[JPMPI_NSLOTS];
 
-/* The body of an entry: the call starts at the first level >= start defining slot. */
-#define JPMPI_ENTER(ret, type, slot, start, args)                                    \
+/* Is the code at `ra` (a caller's return address) the MPI library's own (an MPI function it
+ * implements with other MPI calls, like MPICH's MPI-IO)? Asked only for a call that arrives while
+ * another is on its way down (jpmpi_cur set). */
+JPMPI_HIDDEN int jpmpi_core_internal(void *ra);
+
+/* The body of an entry: the call starts at the first level >= start defining slot. A call the
+ * MPI library makes itself goes to the library: no level sees it. `ask` says when to look at the
+ * caller: for the application's MPI_X only while another call is on its way down (the library
+ * runs only then); for its PMPI_X always (how the library calls itself); never for the Fortran
+ * layer. (The exports jump here, so the return address is still the caller's.) */
+#define JPMPI_ENTER(ret, type, slot, start, ask, args)                               \
     do {                                                                              \
         unsigned jp_n_ = jpmpi_from[slot][start];                                     \
-        if (jp_n_ == JPMPI_BOTTOM) {                                                  \
+        unsigned jp_saved_ = jpmpi_cur;                                               \
+        if (jp_n_ == JPMPI_BOTTOM || ((ask) && jpmpi_core_internal(__builtin_return_address(0)))) { \
             return ((type)jpmpi_bottom[slot])args;                                    \
         }                                                                             \
-        unsigned jp_saved_ = jpmpi_cur;                                               \
         jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                           \
         ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                              \
         jpmpi_cur = jp_saved_;                                                        \

@@ -141,11 +141,12 @@ public final class DispatcherEmitter {
         String type = fnType(f);
         String args = "(" + arguments(f) + ")";
         StringBuilder r = new StringBuilder();
-        String[][] entries = {{"app", "0"}, {"pmpi", "1"}, {"fort", "jpmpi_fort_pos"}};
+        // name, first level, when to ask whether the caller is the MPI library itself
+        String[][] entries = {{"app", "0", "jp_saved_ != 0"}, {"pmpi", "1", "1"}, {"fort", "jpmpi_fort_pos", "0"}};
         for (String[] e : entries) {
             r.append("static ").append(signature(f, "jpmpi_enter_" + e[0] + "_" + f.name(), true))
                     .append("\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ").append(slot)
-                    .append(", ").append(e[1]).append(", ").append(args).append(");\n}\n");
+                    .append(", ").append(e[1]).append(", ").append(e[2]).append(", ").append(args).append(");\n}\n");
         }
         r.append("static ").append(signature(f, "jpmpi_guard_" + f.name(), true))
                 .append("\n{\n    JPMPI_GUARD(").append(ret).append(", ").append(type).append(", ").append(slot)
