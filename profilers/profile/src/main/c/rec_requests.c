@@ -94,6 +94,16 @@ static void jp_req_add(MPI_Request req, int kind, int persistent, int counted, i
     pthread_mutex_unlock(&jp_req_lock);
 }
 
+/* MPI_Get_elements_x in MPI_BYTE: the bytes a completed file operation moved (MPI_Count: past 2 GiB too). */
+int64_t jp_status_bytes(int rc, const MPI_Status *status)
+{
+    MPI_Count n = 0;
+    if (rc != MPI_SUCCESS || PMPI_Get_elements_x(status, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) {
+        return 0;
+    }
+    return (int64_t)n;
+}
+
 void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req)
 {
     if (dest == MPI_PROC_NULL) {

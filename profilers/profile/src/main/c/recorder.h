@@ -156,6 +156,16 @@ static inline __attribute__((always_inline)) void jp_out(struct jp_call *c, int6
 {
     c->sent += count > 0 ? count * jp_tsize(c, t) : 0;
 }
+/* file I/O that completed with `status`: the bytes it says moved (MPI_Get_count in MPI_BYTE) */
+int64_t jp_status_bytes(int rc, const MPI_Status *status);
+static inline void jp_io_in(struct jp_call *c, int rc, const MPI_Status *status)
+{
+    c->recv += jp_status_bytes(rc, status);
+}
+static inline void jp_io_out(struct jp_call *c, int rc, const MPI_Status *status)
+{
+    c->sent += jp_status_bytes(rc, status);
+}
 void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
 void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
 void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req);
