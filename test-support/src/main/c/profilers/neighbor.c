@@ -7,6 +7,9 @@
  *  - chain: 1-D non-periodic Cartesian; MPI_Neighbor_allgather of 1 int, MPI_Neighbor_alltoallw
  *    of an int to the left and a double to the right: the end ranks' missing neighbour is
  *    MPI_PROC_NULL, to and from which nothing moves;
+ *    and MPI_Ineighbor_alltoall of 3 ints per neighbour, completed with MPI_Wait;
+ *  - grid: 2-D non-periodic 2 x 2 Cartesian (every rank has one real neighbour in each dimension,
+ *    MPI_PROC_NULL on the other side); MPI_Neighbor_allgather of 2 ints;
  *  - graph: MPI_Dist_graph_create_adjacent, rank r sending to r+1, rank 0 also to 2 (so rank 0
  *    has out-degree 2, rank 2 in-degree 2); MPI_Neighbor_allgather of 5 ints.
  */
@@ -69,7 +72,30 @@ int main(int argc, char **argv)
     MPI_Datatype stypes[2] = {MPI_INT, MPI_DOUBLE}, rtypes[2] = {MPI_DOUBLE, MPI_INT};
     MPI_Neighbor_alltoallw(&wout, wcounts, souts, stypes, &win, wcounts, sins, rtypes, chain);
     ok &= win.d == (rank > 0 ? rank - 1 + 0.5 : -1.0) && win.i == (rank < N - 1 ? rank + 1 : -1);
+    /* non-blocking alltoall: 3 ints to the left (block 0) and to the right (block 1) */
+    int tout[6], tin[6] = {-1, -1, -1, -1, -1, -1};
+    for (int i = 0; i < 6; i++) {
+        tout[i] = 100 * rank + i;
+    }
+    MPI_Request req;
+    MPI_Ineighbor_alltoall(tout, 3, MPI_INT, tin, 3, MPI_INT, chain, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    ok &= rank == 0 ? tin[0] == -1 : tin[0] == 100 * (rank - 1) + 3;
+    ok &= rank == N - 1 ? tin[3] == -1 : tin[3] == 100 * (rank + 1);
     MPI_Comm_free(&chain);
+
+    MPI_Comm grid;
+    int gdims[2] = {2, 2}, gperiods[2] = {0, 0};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, gdims, gperiods, 0, &grid);
+    /* neighbours in MPI's order: dimension 0 down and up, dimension 1 down and up */
+    int x = rank / 2, y = rank % 2, gnb[4] = {x > 0 ? rank - 2 : -1, x < 1 ? rank + 2 : -1, y > 0 ? rank - 1 : -1,
+                                             y < 1 ? rank + 1 : -1};
+    int gout[2] = {rank, 7}, gin[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    MPI_Neighbor_allgather(gout, 2, MPI_INT, gin, 2, MPI_INT, grid);
+    for (int k = 0; k < 4; k++) {
+        ok &= gin[2 * k] == gnb[k];
+    }
+    MPI_Comm_free(&grid);
 
     MPI_Comm graph;
     int dests[2] = {right, 2}, srcs[2] = {left, 0};
