@@ -147,6 +147,29 @@ static void jp_choose_outdir(void)
         }
     }
     name[sizeof name - 1] = 0;
+    /*
+     * A job started by MPI_Comm_spawn (or _multiple) would write its parent's directory and replace
+     * its profile: it gets one of its own inside it, spawned-<host>-<pid of its rank 0>, which its
+     * rank 0 names and broadcasts (nothing of the application's is in flight yet).
+     */
+    MPI_Comm parent = MPI_COMM_NULL;
+    if (PMPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent != MPI_COMM_NULL) {
+        char sub[128];
+        snprintf(sub, sizeof sub, "spawned-%.60s-%ld", jp_host, (long)getpid());
+        MPI_Comm c;
+        if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) == MPI_SUCCESS) {
+            PMPI_Bcast(sub, (int)sizeof sub, MPI_CHAR, 0, c);
+            PMPI_Comm_free(&c);
+        }
+        sub[sizeof sub - 1] = 0;
+        for (char *p = sub; *p; p++) {
+            if (*p == '/' || *p == ' ') {
+                *p = '_';
+            }
+        }
+        size_t used = strlen(name);
+        snprintf(name + used, sizeof name - used, "/%s", sub);
+    }
     if (name[0] != '/') {
         char cwd[PATH_MAX];
         if (getcwd(cwd, sizeof cwd)) {
@@ -198,6 +221,16 @@ static void jp_start_output(void)
 {
     char ranks[PATH_MAX + 8];
     jp_output_on = 1;
+    /* mkdir -p: a spawned job's directory sits inside its parent's */
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", jp_outdir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    }
     mkdir(jp_outdir, 0755);
     snprintf(ranks, sizeof ranks, "%s/ranks", jp_outdir);
     mkdir(ranks, 0755);
