@@ -51,9 +51,37 @@ public record Toolchain(String id, String name, String cc, String showFlag, Stri
         return false;
     }
 
-    /** mpi.h after the preprocessor, without line markers. */
+    /**
+     * The headers that declare the implementation's C API: mpi.h, and its extensions' header
+     * mpi-ext.h where the implementation has one (Open MPI: MPIX_ persistent collectives, ...).
+     */
+    public List<String> headers() throws IOException {
+        List<String> h = new ArrayList<>(List.of("mpi.h"));
+        try {
+            run(List.of(cc, "-E", "-x", "c", "-include", "mpi.h", "-include", "mpi-ext.h", "/dev/null"));
+            h.add("mpi-ext.h");
+        } catch (IOException none) {
+            // no mpi-ext.h: MPICH declares its MPIX_ functions in mpi.h
+        }
+        return h;
+    }
+
+    /** {@code -include H} for each of {@link #headers()}. */
+    public List<String> includeFlags() throws IOException {
+        List<String> flags = new ArrayList<>();
+        for (String h : headers()) {
+            flags.add("-include");
+            flags.add(h);
+        }
+        return flags;
+    }
+
+    /** The headers (mpi.h, mpi-ext.h where there is one) after the preprocessor, without line markers. */
     public String preprocessedHeader() throws IOException {
-        return run(List.of(cc, "-E", "-P", "-x", "c", "-include", "mpi.h", "/dev/null"));
+        List<String> command = new ArrayList<>(List.of(cc, "-E", "-P", "-x", "c"));
+        command.addAll(includeFlags());
+        command.add("/dev/null");
+        return run(command);
     }
 
     /** Every macro mpi.h defines, by name. */
@@ -108,6 +136,27 @@ public record Toolchain(String id, String name, String cc, String showFlag, Stri
         return out;
     }
 
+    /** The C libraries the C wrapper links (libmpi.so for Open MPI, libmpich.so for MPICH), resolved. */
+    public List<Path> cLibraries() throws IOException {
+        List<String> words = List.of(run(List.of(cc, showFlag)).trim().split("\\s+"));
+        Set<Path> dirs = new LinkedHashSet<>();
+        List<Path> out = new ArrayList<>();
+        for (String w : words) {
+            if (w.startsWith("-L") && w.length() > 2) {
+                dirs.add(Path.of(w.substring(2)));
+            }
+        }
+        for (String w : words) {
+            if (w.startsWith("-l") && w.length() > 2) {
+                Path found = resolve(w.substring(2), dirs);
+                if (found != null) {
+                    out.add(found);
+                }
+            }
+        }
+        return out;
+    }
+
     private Path resolve(String lib, Set<Path> dirs) throws IOException {
         String file = "lib" + lib + ".so";
         for (Path d : dirs) {
@@ -121,10 +170,20 @@ public record Toolchain(String id, String name, String cc, String showFlag, Stri
 
     /** The dynamic symbols a shared library defines ({@code nm -D --defined-only}). */
     public static Set<String> exportedSymbols(Path library) throws IOException {
+        return defined(library, "");
+    }
+
+    /** The functions a shared library defines: {@link #exportedSymbols} of type T, W or i (not data). */
+    public static Set<String> exportedFunctions(Path library) throws IOException {
+        return defined(library, "TWi");
+    }
+
+    /** nm -D --defined-only, the symbols of the types listed (empty: all). */
+    private static Set<String> defined(Path library, String types) throws IOException {
         Set<String> out = new TreeSet<>();
         for (String line : run(List.of("nm", "-D", "--defined-only", library.toString())).split("\n")) {
             String[] parts = line.trim().split("\\s+");
-            if (parts.length == 3) {
+            if (parts.length == 3 && (types.isEmpty() || types.contains(parts[1]))) {
                 out.add(parts[2].replaceFirst("@.*$", ""));
             }
         }

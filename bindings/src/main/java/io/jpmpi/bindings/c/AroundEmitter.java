@@ -1,5 +1,6 @@
 package io.jpmpi.bindings.c;
 
+import io.jpmpi.specs.Includes;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
 import java.util.LinkedHashMap;
@@ -87,7 +88,7 @@ public final class AroundEmitter {
 
     private String wrappers() {
         StringBuilder c = new StringBuilder(header());
-        c.append("#include \"").append(tool).append(".h\"\n\n");
+        c.append("#include \"").append(tool).append(".h\"\n").append(Includes.EXTENSIONS).append('\n');
         c.append("/* Deprecated functions are wrapped like the others. */\n");
         c.append("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
         for (MpiFunction f : wrapped) {

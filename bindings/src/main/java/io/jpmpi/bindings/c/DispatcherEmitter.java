@@ -2,6 +2,7 @@ package io.jpmpi.bindings.c;
 
 import io.jpmpi.specs.CTypes;
 import io.jpmpi.specs.Implementation;
+import io.jpmpi.specs.Includes;
 import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
@@ -81,7 +82,8 @@ public final class DispatcherEmitter {
 
     private String dispatchSource() {
         StringBuilder c = new StringBuilder(HEADER);
-        c.append("#include <stddef.h>\n#include <mpi.h>\n#include \"jpmpi_core.h\"\n\n");
+        c.append("#include <stddef.h>\n#include <mpi.h>\n").append(Includes.EXTENSIONS)
+                .append("#include \"jpmpi_core.h\"\n\n");
         c.append("/* Some MPI names are also function-like macros in mpi.h (MPI_Aint_add, MPI_Comm_f2c, ...). */\n");
         for (MpiFunction f : functions) {
             c.append("#undef ").append(f.name()).append("\n#undef ").append(f.pmpiName()).append('\n');

@@ -1,6 +1,7 @@
 package io.jpmpi.bindings.c;
 
 import io.jpmpi.specs.Implementation;
+import io.jpmpi.specs.Includes;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ public final class ProfileEmitter {
 
     private String wrappers() {
         StringBuilder c = new StringBuilder(HEADER);
-        c.append("#include \"recorder.h\"\n\n");
+        c.append("#include \"recorder.h\"\n").append(Includes.EXTENSIONS).append('\n');
         c.append("/* Deprecated functions are recorded like the others. */\n");
         c.append("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
         for (MpiFunction f : recorded) {

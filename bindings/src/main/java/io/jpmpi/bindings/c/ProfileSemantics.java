@@ -79,7 +79,13 @@ public final class ProfileSemantics {
 
     /** The semantics of {@code f} (null: timing only). */
     public Semantics of(MpiFunction f) {
-        return byName.get(key(f));
+        String key = key(f);
+        Semantics s = byName.get(key);
+        if (s == null && key.startsWith("MPIX_")) {
+            // an extension that a later standard made MPI_ (Open MPI 4.1's MPIX_Bcast_init is MPI 4.0's MPI_Bcast_init)
+            s = byName.get("MPI_" + key.substring(5));
+        }
+        return s;
     }
 
     /**

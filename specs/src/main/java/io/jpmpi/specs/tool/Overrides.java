@@ -18,11 +18,14 @@ import java.util.TreeMap;
  * @param kindsLike function → a Forum-described function with the same parameter list
  * @param kinds function → its parameters' names, kinds and directions, written out
  * @param categories function → category, where the name rules guess wrong
+ * @param notInterceptable function a header declares without its PMPI_ twin → why it is left out
+ *                         (no profiling entry point: no tool can wrap it, and the dispatcher could
+ *                         not pass it on)
  */
 record Overrides(Map<String, String> kindsLike, Map<String, List<ForumApis.ForumParam>> kinds,
-                 Map<String, Category> categories) {
+                 Map<String, Category> categories, Map<String, String> notInterceptable) {
 
-    private static final Set<String> KEYS = Set.of("kinds_like", "kinds", "categories");
+    private static final Set<String> KEYS = Set.of("kinds_like", "kinds", "categories", "not_interceptable");
 
     static Overrides read(Path file) throws IOException {
         JsonNode root = SpecJson.commentedMapper().readTree(file.toFile());
@@ -45,6 +48,8 @@ record Overrides(Map<String, String> kindsLike, Map<String, List<ForumApis.Forum
         });
         Map<String, Category> cats = new TreeMap<>();
         root.path("categories").properties().forEach(e -> cats.put(e.getKey(), Category.fromId(e.getValue().asText())));
-        return new Overrides(like, kinds, cats);
+        Map<String, String> skip = new TreeMap<>();
+        root.path("not_interceptable").properties().forEach(e -> skip.put(e.getKey(), e.getValue().asText()));
+        return new Overrides(like, kinds, cats, skip);
     }
 }

@@ -96,6 +96,18 @@ public final class SpecTool {
         for (Toolchain t : toolchains) {
             scans.add(scan(t));
         }
+        for (Scan s : scans) {
+            // an implementation declaring one of these without its profiling twin does not have it here
+            s.protos.keySet().removeIf(n -> {
+                boolean out = !n.startsWith("P") && !s.protos.containsKey("P" + n)
+                        && overrides.notInterceptable().containsKey(n);
+                if (out) {
+                    log.println("note: " + s.impl.id() + " declares " + n + " without P" + n + ", left out: "
+                            + overrides.notInterceptable().get(n));
+                }
+                return out;
+            });
+        }
         Set<String> names = new TreeSet<>();
         for (Scan s : scans) {
             for (String n : s.protos.keySet()) {
