@@ -251,6 +251,63 @@ JP_EXPORT void jpmpi_profile_output(int needed)
     }
 }
 
+/* ---------------------------------------------------------------- fatal MPI errors */
+
+static MPI_Errhandler jp_fatal_eh = MPI_ERRHANDLER_NULL;
+
+__thread int jp_refire __attribute__((tls_model("initial-exec")));
+
+/*
+ * A fatal error on a communicator: the figures first (state FATAL, the error class), then the
+ * communicator's handler is MPI_ERRORS_ARE_FATAL again and the handler returns; the call fails
+ * back to its wrapper, which sees jp_refire and makes the same call once more: the library's own
+ * fatal handler then ends the process exactly as it would have without jpmpi (same message, same
+ * exit status). Argument errors, the usual fatal ones, happen before a call does anything.
+ */
+static void jp_on_fatal(MPI_Comm *comm, int *code, ...)
+{
+    int cls = *code;
+    PMPI_Error_class(*code, &cls);
+    if (!jp_ended) {
+        jp_ended = 1;
+        jp_end_ticks = jp_ticks();
+        jp_dump(JP_FATAL, cls);
+    }
+    PMPI_Comm_set_errhandler(*comm, MPI_ERRORS_ARE_FATAL);
+    jp_refire = 1;
+}
+
+/* At MPI_Init: MPI_COMM_WORLD's and MPI_COMM_SELF's MPI_ERRORS_ARE_FATAL becomes the watch
+ * (communicators made from them inherit it). */
+static void jp_watch_fatal(void)
+{
+    if (PMPI_Comm_create_errhandler(jp_on_fatal, &jp_fatal_eh) != MPI_SUCCESS) {
+        jp_fatal_eh = MPI_ERRHANDLER_NULL;
+        return;
+    }
+    MPI_Comm comms[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+    for (int i = 0; i < 2; i++) {
+        MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+        if (PMPI_Comm_get_errhandler(comms[i], &h) == MPI_SUCCESS && h == MPI_ERRORS_ARE_FATAL) {
+            PMPI_Comm_set_errhandler(comms[i], jp_fatal_eh);
+        }
+    }
+}
+
+/* MPI_Comm_set_errhandler's argument: MPI_ERRORS_ARE_FATAL means the watch. */
+MPI_Errhandler jp_errhandler_in(MPI_Errhandler h)
+{
+    return h == MPI_ERRORS_ARE_FATAL && jp_fatal_eh != MPI_ERRHANDLER_NULL ? jp_fatal_eh : h;
+}
+
+/* MPI_Comm_get_errhandler's answer: the watch is MPI_ERRORS_ARE_FATAL to the application. */
+void jp_errhandler_out(MPI_Errhandler *h)
+{
+    if (jp_fatal_eh != MPI_ERRHANDLER_NULL && *h == jp_fatal_eh) {
+        *h = MPI_ERRORS_ARE_FATAL;
+    }
+}
+
 static void jp_started(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &jp_world_rank);
@@ -274,6 +331,7 @@ static void jp_started(void)
         }
     }
     atexit(jp_at_exit);
+    jp_watch_fatal();
     struct timespec real;
     clock_gettime(CLOCK_REALTIME, &real);
     jp_init_unix_ns = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec;

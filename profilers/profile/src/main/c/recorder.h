@@ -156,6 +156,14 @@ static inline __attribute__((always_inline)) void jp_out(struct jp_call *c, int6
 {
     c->sent += count > 0 ? count * jp_tsize(c, t) : 0;
 }
+/* The fatal-error watch (recorder.c): MPI_ERRORS_ARE_FATAL on a communicator is the recorder's
+ * handler, which writes the rank's figures and then lets the library's own fatal handler run; the
+ * application sees and sets MPI_ERRORS_ARE_FATAL as always. */
+MPI_Errhandler jp_errhandler_in(MPI_Errhandler h);
+/* set by the watch on this thread: the failed call is to be made again, now under the library's handler */
+extern __thread int jp_refire __attribute__((tls_model("initial-exec")));
+void jp_errhandler_out(MPI_Errhandler *h);
+
 /* file I/O that completed with `status`: the bytes it says moved (MPI_Get_count in MPI_BYTE) */
 int64_t jp_status_bytes(int rc, const MPI_Status *status);
 static inline void jp_io_in(struct jp_call *c, int rc, const MPI_Status *status)

@@ -1,11 +1,13 @@
 /*
  * early: a run that ends before MPI_Finalize.
- *   early abort|exit|allexit [iters=3] [doubles=100] [dir]
+ *   early abort|exit|allexit|fatal [iters=3] [doubles=100] [dir]
  * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
  * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
  * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
  * ranks sleep (outside MPI) until the launcher ends them; if it has not after 30 s they print
  * "early survived rank R" and call MPI_Finalize.
+ * fatal: the last rank prints "early fatal rank R" and calls MPI_Send to rank size + 5 on
+ * MPI_COMM_WORLD, whose handler is MPI_ERRORS_ARE_FATAL: the library ends it (and the job).
  * allexit: every rank prints "early allexit rank R" and returns from main without MPI_Finalize;
  * an exit handler registered before MPI_Init (so it runs after every handler the tools register in
  * MPI_Init, their end-of-run dumps among them) creates dir/exited-R and waits, at most 20 s, until
@@ -60,6 +62,7 @@ int main(int argc, char **argv)
     my_rank = rank;
     world_size = size;
     int abort_mode = argc > 1 && strcmp(argv[1], "abort") == 0;
+    int fatal_mode = argc > 1 && strcmp(argv[1], "fatal") == 0;
     int iters = argc > 2 ? atoi(argv[2]) : 3;
     int m = argc > 3 ? atoi(argv[3]) : 100;
     double *out = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
@@ -74,11 +77,16 @@ int main(int argc, char **argv)
         fflush(stdout);
         return 0;
     }
+    if (fatal_mode && rank == size - 1) {
+        printf("early fatal rank %d\n", rank);
+        fflush(stdout);
+        MPI_Send(out, 1, MPI_DOUBLE, size + 5, 0, MPI_COMM_WORLD);
+    }
     if (abort_mode && rank == size - 1) {
         printf("early abort rank %d\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, 3);
-    } else if (!abort_mode && rank == 0) {
+    } else if (!abort_mode && !fatal_mode && rank == 0) {
         printf("early exit rank %d\n", rank);
         fflush(stdout);
         return 0;

@@ -7,8 +7,10 @@
  * ints), MPI_Isend/MPI_Irecv to the right with MPI_Wait each (1 int), MPI_Bcast (4 ints from
  * rank 0), MPI_Allreduce (2 doubles), MPI_Reduce (3 ints to rank 0), MPI_Gather (1 int to rank 0).
  * Then MPI_Comm_split by parity (key -rank), MPI_Comm_rank and MPI_Comm_size of it, MPI_Allreduce
- * and MPI_Bcast on it, MPI_Comm_free, MPI_Barrier on MPI_COMM_WORLD. Every rank prints
- * "isolate rank R: <checksum>" from the values it received (the same with or without tools).
+ * and MPI_Bcast on it, its error handler read, set to MPI_ERRORS_RETURN and back (3
+ * MPI_Comm_get_errhandler, 3 MPI_Errhandler_free, 2 MPI_Comm_set_errhandler), MPI_Comm_free,
+ * MPI_Barrier on MPI_COMM_WORLD. Every rank prints "isolate rank R: <checksum>, error handlers as
+ * set" from the values it received (the same with or without tools).
  * Besides: MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Finalize.
  */
 #include <mpi.h>
@@ -89,10 +91,24 @@ int main(int argc, char **argv)
     int s_in = rank, s_out = 0, s_b = sub_rank == 0 ? rank : -1;
     MPI_Allreduce(&s_in, &s_out, 1, MPI_INT, MPI_SUM, sub);
     MPI_Bcast(&s_b, 1, MPI_INT, 0, sub);
+    /* error handlers as the program set them, whatever a tool does with them (profile's fatal watch) */
+    int eh_ok = 1;
+    MPI_Errhandler h;
+    MPI_Comm_get_errhandler(sub, &h);
+    eh_ok &= h == MPI_ERRORS_ARE_FATAL;
+    MPI_Errhandler_free(&h);
+    MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN);
+    MPI_Comm_get_errhandler(sub, &h);
+    eh_ok &= h == MPI_ERRORS_RETURN;
+    MPI_Errhandler_free(&h);
+    MPI_Comm_set_errhandler(sub, MPI_ERRORS_ARE_FATAL);
+    MPI_Comm_get_errhandler(sub, &h);
+    eh_ok &= h == MPI_ERRORS_ARE_FATAL;
+    MPI_Errhandler_free(&h);
     MPI_Comm_free(&sub);
     MPI_Barrier(MPI_COMM_WORLD);
     check += s_out * 1000 + s_b * 10 + sub_rank + sub_size;
-    printf("isolate rank %d: %lld\n", rank, check);
+    printf("isolate rank %d: %lld, error handlers %s\n", rank, check, eh_ok ? "as set" : "CHANGED");
     MPI_Finalize();
     return 0;
 }

@@ -88,7 +88,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
     /** How the rank's recording ended. */
     public enum State {
-        RUNNING, FINALIZE, ABORT, EXIT, SIGNAL, FLUSH;
+        RUNNING, FINALIZE, ABORT, EXIT, SIGNAL, FLUSH, FATAL;
 
         static State of(int code) {
             return code >= 0 && code < values().length ? values()[code] : RUNNING;
@@ -215,8 +215,20 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             case EXIT -> "exit without MPI_Finalize";
             case SIGNAL -> "signal " + detail + " (" + signalName(detail) + ")";
             case FLUSH -> "still running (MPI_Pcontrol(2) flush)";
+            case FATAL -> "fatal MPI error (" + errorClassName(detail) + ")";
             case RUNNING -> "no MPI_Finalize";
         };
+    }
+
+    /** The MPI-1 error classes, whose values Open MPI and MPICH share; others by number. */
+    private static final String[] ERROR_CLASSES = {"MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE",
+        "MPI_ERR_TAG", "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST", "MPI_ERR_ROOT", "MPI_ERR_GROUP", "MPI_ERR_OP",
+        "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN", "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER",
+        "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING"};
+
+    private static String errorClassName(int cls) {
+        return cls >= 0 && cls < ERROR_CLASSES.length ? ERROR_CLASSES[cls] + ", error class " + cls
+                : "error class " + cls;
     }
 
     private static String signalName(int sig) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import io.jpmpi.profilers.it.ProfileRun.Level;
@@ -36,6 +37,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of the directory gives a partial profile with one reason per rank (the missing ones "no
  * figures") and exactly the figures of the ranks that dumped (per-rank spreads over those only).
  *
+ * <p>fatal: the last rank calls MPI_Send to a rank that does not exist under MPI_ERRORS_ARE_FATAL.
+ * The recorder's watch (PROFILE.md) writes its dump, state FATAL with the error class (MPI_ERR_RANK,
+ * 6), before the library's own fatal handler ends it: the job's exit status is the one it has
+ * without jpmpi, and no line of jpmpi's or the JVM's is added (the library's own message races
+ * with the end of the job in both MPIs, with or without jpmpi). The MPI_Send never returned, so it
+ * is not counted.
+ *
  * <p>allexit: every rank returns from main without MPI_Finalize, and waits in an exit handler that
  * runs after the tools' own until every rank has got there (early.c), so no launcher ends any rank
  * early: every rank must leave its dump, state EXIT, and losing any of them fails.
@@ -46,7 +54,7 @@ class EarlyEndIT {
     static final int DOUBLES = 100;
 
     static Stream<Arguments> cases() {
-        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit")
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
@@ -74,7 +82,8 @@ class EarlyEndIT {
     void early(Impl impl, Level level, String mode) throws IOException {
         boolean abort = mode.equals("abort");
         boolean all = mode.equals("allexit");
-        int ender = abort ? RANKS - 1 : 0;
+        boolean fatal = mode.equals("fatal");
+        int ender = abort || fatal ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
                 Integer.toString(DOUBLES));
         assertFalse(r.timedOut(), r::describe);
@@ -88,6 +97,14 @@ class EarlyEndIT {
         assertEquals(0, r.out().stream().filter(l -> l.startsWith("early survived")).count(), r::describe);
         if (abort) {
             assertEquals(3, r.exit(), () -> "the launcher's exit status is MPI_Abort's errorcode\n" + r.describe());
+        } else if (fatal) {
+            Result plain = MpiRun.on(impl).ranks(RANKS).run("early", mode, Integer.toString(ITERS),
+                    Integer.toString(DOUBLES));
+            assertEquals(plain.exit(), r.exit(), () -> "exit status without jpmpi " + plain.exit() + "\n" + r.describe());
+            // the library's own lines race with the end of the job, with or without jpmpi: none of
+            // jpmpi's or the JVM's may be among them
+            assertEquals(List.of(), r.err().stream().filter(l -> l.contains("jpmpi") || l.contains("VM")
+                    || l.contains("java")).toList(), r::describe);
         } else if (impl == Impl.OPENMPI) {
             assertNotEquals(0, r.exit(), r::describe);
         }
@@ -105,7 +122,7 @@ class EarlyEndIT {
         for (int rank = 0; rank < RANKS; rank++) {
             Snapshot.State state;
             if (rank == ender || all) {
-                state = abort ? Snapshot.State.ABORT : Snapshot.State.EXIT;
+                state = abort ? Snapshot.State.ABORT : fatal ? Snapshot.State.FATAL : Snapshot.State.EXIT;
                 c.check(with[rank], "rank " + rank + " left no dump");
             } else {
                 state = Snapshot.State.SIGNAL;
@@ -113,10 +130,18 @@ class EarlyEndIT {
             if (with[rank]) {
                 Snapshot s = ProfileRun.snapshot(r, dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
                 c.snapshot(s, e, rank, state);
-                c.equal(state == Snapshot.State.ABORT ? 3 : state == Snapshot.State.SIGNAL ? 15 : 0, s.detail(),
-                        "rank " + rank + " detail");
-                reasons.add("rank " + rank + ": " + (state == Snapshot.State.ABORT ? "MPI_Abort(errorcode 3)"
-                        : state == Snapshot.State.EXIT ? "exit without MPI_Finalize" : "signal 15 (SIGTERM)"));
+                c.equal(switch (state) {
+                    case ABORT -> 3;
+                    case SIGNAL -> 15;
+                    case FATAL -> 6; // MPI_ERR_RANK
+                    default -> 0;
+                }, s.detail(), "rank " + rank + " detail");
+                reasons.add("rank " + rank + ": " + switch (state) {
+                    case ABORT -> "MPI_Abort(errorcode 3)";
+                    case EXIT -> "exit without MPI_Finalize";
+                    case FATAL -> "fatal MPI error (MPI_ERR_RANK, error class 6)";
+                    default -> "signal 15 (SIGTERM)";
+                });
             } else {
                 reasons.add("rank " + rank + ": no figures (no dump)");
             }
