@@ -56,6 +56,24 @@ class LauncherIT {
         }
     }
 
+    static java.util.stream.Stream<Impl> openMpi() {
+        return io.jpmpi.testsupport.MpiRun.implementations().filter(i -> i == Impl.OPENMPI);
+    }
+
+    /** A job that spawns another (Open MPI; MPICH cannot spawn here): the launcher reports both profiles. */
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("openMpi")
+    void spawnedJobsProfilesAreReportedToo(Impl impl) throws IOException {
+        Path out = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "spawn-").resolve("prof");
+        Jpmpi.Result r = Jpmpi.run(run(List.of("--tools", "profile", "--output", out.toString()), impl, 2, "spawn", "2"));
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.err().contains("profile: " + out.resolve("report.txt")), r::describe);
+        List<String> spawned = r.err().lines().filter(l -> l.contains("profile of a spawned job: " + out.resolve("spawned-")))
+                .toList();
+        assertEquals(1, spawned.size(), r::describe);
+        assertTrue(spawned.get(0).contains("report.txt"), r::describe);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void variablesReachTheRanksOnlyAndSigtermStopsTheJob(Impl impl) throws Exception {

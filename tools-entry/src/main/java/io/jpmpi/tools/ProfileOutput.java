@@ -18,6 +18,19 @@ final class ProfileOutput {
      * profile and its reports; either way, say where the reports are.
      */
     static void finish(Context ctx, Path dir) {
+        finishOne(ctx, dir, "profile");
+        // jobs the job started with MPI_Comm_spawn: each in a directory of its own inside (PROFILE.md)
+        try (var subs = Files.list(dir)) {
+            for (Path sub : subs.filter(p -> Files.isDirectory(p) && p.getFileName().toString().startsWith("spawned-"))
+                    .sorted().toList()) {
+                finishOne(ctx, sub, "profile of a spawned job");
+            }
+        } catch (IOException e) {
+            // no output directory (the job never started its ranks): finishOne said so
+        }
+    }
+
+    private static void finishOne(Context ctx, Path dir, String what) {
         Path json = ProfileWriter.profileFile(dir);
         try {
             if (ProfileWriter.needsMerge(dir)) {
@@ -27,13 +40,13 @@ final class ProfileOutput {
                         + " was merged from their dumps (ranks/rank-R.bin)");
             }
         } catch (IOException | RuntimeException e) {
-            ctx.note("profile: cannot merge the ranks' dumps in " + dir + ": " + e.getMessage());
+            ctx.note(what + ": cannot merge the ranks' dumps in " + dir + ": " + e.getMessage());
             return;
         }
         if (Files.exists(dir.resolve(Reports.TEXT))) {
-            ctx.note("profile: " + dir.resolve(Reports.TEXT) + " and " + Reports.HTML + " (jpmpi report " + dir + ")");
+            ctx.note(what + ": " + dir.resolve(Reports.TEXT) + " and " + Reports.HTML + " (jpmpi report " + dir + ")");
         } else if (!Files.exists(json)) {
-            ctx.note("profile: no profile was written in " + dir);
+            ctx.note(what + ": no profile was written in " + dir);
         }
     }
 }
