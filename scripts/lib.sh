@@ -174,7 +174,9 @@ jpmpi_find_jdk() {
         return 1
     fi
 
-    if [[ "$chosen" != "${JAVA_HOME:-}" && -z "${JPMPI_QUIET_JDK:-}" ]]; then
+    # Quiet (the installed launcher) only when there was no JAVA_HOME to pass over: a JAVA_HOME that
+    # is not used is always said, in one line.
+    if [[ "$chosen" != "${JAVA_HOME:-}" && ( -z "${JPMPI_QUIET_JDK:-}" || -n "${JAVA_HOME:-}" ) ]]; then
         jpmpi_log "using JDK $chosen_version at $chosen ($java_home_note)"
     fi
     JAVA_HOME="$chosen"

@@ -135,4 +135,20 @@ class DryRunIT {
         refused(Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "/nonexistent/x.so"), "run", "--", "mpirun", OMPI_PINGPONG),
                 ExitCode.BAD_ENTRY, "'/nonexistent/x.so'");
     }
+
+    /** A JAVA_HOME too old for jpmpi is passed over, and the launcher says so in one line. */
+    @org.junit.jupiter.api.Test
+    void anOldJavaHomeIsNotPassedOverSilently() throws IOException {
+        java.util.Optional<java.nio.file.Path> old;
+        try (var jdks = Files.list(java.nio.file.Path.of("/usr/lib/jvm"))) {
+            old = jdks.filter(j -> Jdk.at(j).map(d -> d.major() < Jdk.MIN_MAJOR).orElse(false)).findFirst();
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(old.isPresent(), "no JDK older than " + Jdk.MIN_MAJOR
+                + " in /usr/lib/jvm (apt-get install openjdk-17-jdk-headless)");
+        Jpmpi.Result r = Jpmpi.run(java.util.Map.of("JAVA_HOME", old.get().toString()), java.util.List.of("--version"));
+        assertEquals(0, r.exit(), r::describe);
+        java.util.List<String> said = r.err().lines().filter(l -> l.startsWith("jpmpi: using JDK ")).toList();
+        assertEquals(1, said.size(), r::describe);
+        assertTrue(said.get(0).contains("JAVA_HOME=" + old.get()), r::describe);
+    }
 }

@@ -2,6 +2,7 @@ package io.jpmpi.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -36,6 +37,25 @@ class EntryListIT {
         assertEquals(List.of(accounting), resolved(alone));
         assertEquals(List.of(EntryList.Kind.C_TOOL), alone.items().stream().map(EntryList.Item::kind).toList());
         assertFalse(alone.hasJava());
+    }
+
+    /** A tool listed twice, by name or as the same file, is refused with one line naming both items. */
+    @ParameterizedTest
+    @ValueSource(strings = {"openmpi", "mpich"})
+    void aToolListedTwiceIsRefused(String id) {
+        MpiImpl impl = MpiImpl.byId(id).orElseThrow();
+        Layout layout = Layout.current();
+        JpmpiException twice = assertThrows(JpmpiException.class,
+                () -> EntryList.resolve("profile,java-counter,profile", layout, impl, Map.of()));
+        assertEquals("tool list item 3 'profile': listed already as item 1; a tool can be one level only",
+                twice.getMessage());
+        String jar = layout.profileJar().toString();
+        String viaDots = layout.profileJar().getParent().resolve("..").resolve(layout.profileJar().getParent()
+                .getFileName()).resolve(layout.profileJar().getFileName()).toString();
+        JpmpiException same = assertThrows(JpmpiException.class,
+                () -> EntryList.resolve(jar + "," + viaDots, layout, impl, Map.of()));
+        assertTrue(same.getMessage().startsWith("tool list item 2 '" + viaDots + "': the same file as item 1"),
+                same.getMessage());
     }
 
     private static List<String> resolved(EntryList list) {

@@ -45,6 +45,8 @@ public record EntryList(List<Item> items) {
             return new EntryList(List.of());
         }
         String[] parts = text.split(",", -1);
+        // what each item resolved to, by its number: a tool is one level, listed once
+        Map<String, Integer> firstPlace = new java.util.HashMap<>();
         for (int i = 0; i < parts.length; i++) {
             String w = parts[i].trim();
             String where = "tool list item " + (i + 1) + " '" + w + "'";
@@ -56,6 +58,11 @@ public record EntryList(List<Item> items) {
                 continue;
             }
             Optional<BuiltinTools.Tool> builtin = BuiltinTools.byName(w);
+            Integer before = firstPlace.putIfAbsent(builtin.isPresent() ? "tool " + w : "path " + w, i + 1);
+            if (before != null) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": listed already as item " + before
+                        + "; a tool can be one level only");
+            }
             Path path;
             if (builtin.isPresent()) {
                 List<Path> paths = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(
@@ -77,6 +84,11 @@ public record EntryList(List<Item> items) {
             }
             if (!Files.isRegularFile(path)) {
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": no such file " + path);
+            }
+            Integer samePath = firstPlace.putIfAbsent("file " + path, i + 1);
+            if (samePath != null && samePath != i + 1) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": the same file as item " + samePath + " (" + path
+                        + "); a tool can be one level only");
             }
             if (path.toString().endsWith(".jar")) {
                 checkJar(path, where);
