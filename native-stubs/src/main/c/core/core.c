@@ -510,6 +510,16 @@ static void start_java(void)
     }
 }
 
+void jpmpi_core_java_failed(const char *reason)
+{
+    for (int k = 0; k < nlevels; k++) {
+        if (levels[k].java) {
+            fail(&entries.items[k], "%s", reason);
+        }
+    }
+    fail(NULL, "%s", reason);
+}
+
 static void check_jar(const struct jpmpi_item *item)
 {
     if (access(item->text, R_OK) != 0) {

@@ -48,22 +48,82 @@ static void say(const char *line)
     bridge_call(JPMPI_OP_MESSAGE, (int64_t)(intptr_t)line, 0, 0);
 }
 
-/* JVM output that would go to stdout goes to stderr instead. */
+/* While the JVM starts, what it says is kept here: on a failure it becomes part of one line. */
+static int vm_starting;
+static char vm_said[2048];
+static size_t vm_said_len;
+static const char *vm_user_options;
+
+/* JVM output that would go to stdout goes to stderr instead (kept back while the JVM starts). */
 static jint vm_vfprintf(FILE *stream, const char *format, va_list args)
 {
     (void)stream;
+    if (vm_starting) {
+        int n = vsnprintf(vm_said + vm_said_len, sizeof vm_said - vm_said_len, format, args);
+        if (n > 0) {
+            vm_said_len += (size_t)n < sizeof vm_said - vm_said_len ? (size_t)n : sizeof vm_said - vm_said_len - 1;
+        }
+        return n;
+    }
     return vfprintf(stderr, format, args);
+}
+
+/* What the JVM said while starting, on one line ("a; b"). */
+static const char *vm_said_line(void)
+{
+    static char line[sizeof vm_said];
+    size_t o = 0;
+    for (size_t i = 0; i < vm_said_len && o + 3 < sizeof line; i++) {
+        char c = vm_said[i];
+        if (c == '\n' || c == '\r') {
+            if (o > 0 && line[o - 1] != ' ') {
+                line[o++] = ';';
+                line[o++] = ' ';
+            }
+        } else {
+            line[o++] = c;
+        }
+    }
+    while (o > 0 && (line[o - 1] == ' ' || line[o - 1] == ';')) {
+        o--;
+    }
+    line[o] = '\0';
+    return line;
+}
+
+/* Why the JVM did not start, in err: its own words, and the user's options if there were any. */
+static void vm_failure(char *err, size_t errlen, const char *libjvm, int rc)
+{
+    const char *said = vm_said_line();
+    if (vm_user_options) {
+        snprintf(err, errlen, "the JVM did not start with " JPMPI_SETTING_JAVA_OPTIONS "='%s': %s", vm_user_options,
+                 *said ? said : "it refused them");
+    } else {
+        snprintf(err, errlen, "the JVM (%s) did not start: %s (JNI_CreateJavaVM returned %d)", libjvm,
+                 *said ? said : "no reason given", rc);
+    }
 }
 
 static void vm_exit(jint code)
 {
-    char line[200];
+    char line[1400];
+    if (vm_starting) {
+        /* The JVM ends the process from inside JNI_CreateJavaVM (a heap or stack too small, ...):
+         * one line with its reason, and the status of a bad entry, as when it returns an error. */
+        vm_failure(line, sizeof line, "libjvm.so", (int)code);
+        jpmpi_core_java_failed(line);
+    }
     snprintf(line, sizeof line, "the JVM of the Java levels is ending the process with status %d", (int)code);
     say(line);
 }
 
 static void vm_abort(void)
 {
+    if (vm_starting) { /* as vm_exit: the JVM gives up while it starts (-Xmx1m) */
+        char line[1400];
+        vm_failure(line, sizeof line, "libjvm.so", -1);
+        jpmpi_core_java_failed(line);
+    }
     say("the JVM of the Java levels aborted");
 }
 
@@ -318,6 +378,7 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     }
     static char extra[4096];
     const char *user = getenv(JPMPI_SETTING_JAVA_OPTIONS);
+    vm_user_options = user && *user ? user : NULL;
     if (user) {
         snprintf(extra, sizeof extra, "%s", user);
         for (char *save = NULL, *tok = strtok_r(extra, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -330,13 +391,21 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     JavaVM *vm = NULL;
     JNIEnv *env = NULL;
     double t1 = now_ms();
+    vm_starting = 1;
     jint rc = create(&vm, (void **)&env, &args);
+    vm_starting = 0;
     double t2 = now_ms();
     if (rc != JNI_OK) {
-        snprintf(err, errlen, "the JVM (%s) did not start: JNI_CreateJavaVM returned %d%s", libjvm, (int)rc,
-                 rc == JNI_EEXIST ? " (this process already has a JVM)"
-                 : rc == JNI_EINVAL ? " (an option was refused; see " JPMPI_SETTING_JAVA_OPTIONS ")" : "");
+        if (rc == JNI_EEXIST) {
+            snprintf(err, errlen, "the JVM (%s) did not start: this process already has a JVM", libjvm);
+        } else {
+            vm_failure(err, errlen, libjvm, (int)rc);
+        }
         return -1;
+    }
+    if (vm_said_len > 0) {
+        fputs(vm_said, stderr); /* warnings of a JVM that did start: as before, on stderr */
+        vm_said_len = 0;
     }
     jclass boot = (*env)->FindClass(env, "io/jpmpi/layering/runtime/Boot");
     if (boot == NULL) {

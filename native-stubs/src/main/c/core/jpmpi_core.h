@@ -162,6 +162,10 @@ struct jpmpi_java_times {
     int archive;       /* an AOT cache / CDS archive was used */
 };
 
+/* The JVM ends the process while it starts: one line like any failed start (naming the first
+ * Java level's item), then stop with the status of a bad entry. */
+void jpmpi_core_java_failed(const char *reason) __attribute__((noreturn));
+
 /* Starts the JVM and loads the jars as levels; 0, or -1 with the failing level (or -1 for none)
  * in *culprit and a one-line reason in err. */
 int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,

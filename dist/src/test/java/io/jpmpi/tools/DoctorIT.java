@@ -54,6 +54,17 @@ class DoctorIT {
      * the other way round), as after copying the wrong build onto a machine.
      */
     @Test
+    void javaOptionsTheJvmRefusesFailWithTheJvmsReason() {
+        Jpmpi.Result bad = Jpmpi.run(Map.of("JPMPI_JAVA_OPTIONS", "-Xmx1m"), List.of("doctor", "--no-smoke"));
+        assertEquals(ExitCode.CHECKS_FAILED.code, bad.exit(), bad::describe);
+        assertTrue(bad.out().lines().anyMatch(l -> l.startsWith("FAIL  JPMPI_JAVA_OPTIONS='-Xmx1m': the JVM does not start"
+                + " with them: Error occurred during initialization of VM; Too small maximum heap -- fix: ")), bad::describe);
+        Jpmpi.Result good = Jpmpi.run(Map.of("JPMPI_JAVA_OPTIONS", "-Xmx64m"), List.of("doctor", "--no-smoke"));
+        assertTrue(good.out().contains("ok    JPMPI_JAVA_OPTIONS='-Xmx64m': the ranks' JVM starts with them\n"),
+                good::describe);
+    }
+
+    @Test
     void aDispatcherBuiltForTheOtherMpiIsCaught(@TempDir Path fake) throws IOException {
         List<Impl> impls = MpiRun.implementations().toList();
         org.junit.jupiter.api.Assumptions.assumeTrue(impls.size() == 2, "needs both MPIs installed");

@@ -71,6 +71,7 @@ public final class DoctorCommand implements Callable<Integer> {
         line(Status.OK, "jpmpi runs on JDK " + System.getProperty("java.version") + " at "
                 + System.getProperty("java.home") + " (home " + ctx.layout().home() + ")", null);
         Optional<Jdk> jdk = checkRanksJdk();
+        jdk.ifPresent(this::checkJavaOptions);
         boolean runtime = checkJavaRuntime(jdk);
         String list = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse(null);
         for (MpiImpl impl : impls) {
@@ -110,6 +111,39 @@ public final class DoctorCommand implements Callable<Integer> {
         line(Status.OK, "JDK for Java levels (" + via + "): " + jdk.get().version() + " at " + home
                 + " (libjvm.so, libjsig.so)", null);
         return jdk;
+    }
+
+    /** JPMPI_JAVA_OPTIONS, if set: does the ranks' JDK start with them ({@code java OPTIONS -version})? */
+    private void checkJavaOptions(Jdk jdk) {
+        String options = Settings.JAVA_OPTIONS.value(ctx.env()).orElse("").trim();
+        if (options.isEmpty()) {
+            return;
+        }
+        List<String> command = new java.util.ArrayList<>(List.of(jdk.home().resolve("bin/java").toString()));
+        command.addAll(List.of(options.split("[ \t]+")));
+        command.add("-version");
+        String what = Settings.JAVA_OPTIONS.env() + "='" + options + "'";
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                line(Status.FAIL, what + ": the JVM did not answer within 60 s", "check the options");
+            } else if (p.exitValue() != 0) {
+                String reason = said.lines().map(String::trim).filter(l -> !l.isEmpty()
+                        && !l.startsWith("Error: Could not create the Java Virtual Machine")
+                        && !l.startsWith("Error: A fatal exception")).reduce((a, b) -> a + "; " + b).orElse("exit " + p.exitValue());
+                line(Status.FAIL, what + ": the JVM does not start with them: " + reason,
+                        "remove or correct them (the ranks would stop at their first MPI call)");
+            } else {
+                line(Status.OK, what + ": the ranks' JVM starts with them", null);
+            }
+        } catch (java.io.IOException e) {
+            line(Status.FAIL, what + ": cannot run " + command.get(0) + ": " + e.getMessage(), null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Optional<Path> goodJdk() {

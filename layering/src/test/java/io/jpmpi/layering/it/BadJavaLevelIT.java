@@ -76,6 +76,14 @@ class BadJavaLevelIT {
                 new Case("no runtime classpath", run -> run.levels(count)
                         .env("JAVA_HOME", System.getProperty("java.home")),
                         e -> item(count) + "JPMPI_JAVA_CLASSPATH is not set.*")));
+        // JVM options the JVM refuses: one line naming the variable and the JVM's own reason, whether the
+        // JVM returns an error (an unknown option) or ends the process while it starts (a heap too small)
+        for (String[] o : new String[][] {{"-Xmx1m", ".*[Hh]eap.*"}, {"-Xss1k", ".*stack size.*"},
+                {"notanoption", ".*notanoption.*"}}) {
+            cases.add(new Case("JPMPI_JAVA_OPTIONS " + o[0], run -> run.java().levels(count)
+                    .env("JPMPI_JAVA_OPTIONS", o[0]), e -> item(count) + "the JVM did not start with JPMPI_JAVA_OPTIONS='"
+                    + Pattern.quote(o[0]) + "': " + o[1]));
+        }
         // Always listed: without an old JDK the case is a skip that says so, never a case that is not there.
         cases.add(new Case("JDK too old", run -> {
             assumeTrue(OLD_JDK != null, "no JDK older than 22 in /usr/lib/jvm (apt-get install openjdk-17-jdk-headless)");
