@@ -27,6 +27,8 @@ public final class Boot {
             Bridge bridge = Bridge.init(bridgeAddress, slotNames, registered);
             // The application owns stdout: whatever Java levels print goes to stderr.
             System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+            // An exception a level's own thread does not catch: one line naming the level, not a trace.
+            Thread.setDefaultUncaughtExceptionHandler(Boot::uncaught);
             Class.forName("io.jpmpi.layering.Interceptor", true, Boot.class.getClassLoader());
             LevelTable runtime = new LevelTable(bridge);
             for (int i = 0; i < jars.length; i++) {
@@ -44,6 +46,28 @@ public final class Boot {
             return current + "\t" + e.getMessage();
         } catch (Throwable t) {
             return current + "\tthe jpmpi Java runtime failed: " + JavaLevel.oneLine(t.toString());
+        }
+    }
+
+    /** The JVM's handler of last resort: which level's thread, what it threw, on one line. */
+    static void uncaught(Thread thread, Throwable e) {
+        String level = null;
+        for (StackTraceElement f : e.getStackTrace()) {
+            String loader = f.getClassLoaderName();
+            if (loader != null && loader.startsWith("level ")) {
+                level = loader;
+                break;
+            }
+        }
+        if (level == null && thread.getContextClassLoader() instanceof LevelClassLoader l && l.getName() != null) {
+            level = l.getName();
+        }
+        String line = (level != null ? level : "a Java level") + ": uncaught " + JavaLevel.oneLine(e.toString())
+                + " in its thread '" + thread.getName() + "'; that thread ended, the level goes on";
+        try {
+            Bridge.get().message(line);
+        } catch (Throwable failed) {
+            System.err.println("jpmpi: " + line);
         }
     }
 }

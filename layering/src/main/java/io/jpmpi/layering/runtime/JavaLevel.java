@@ -87,7 +87,8 @@ final class JavaLevel {
         Path jar = Path.of(entry); // the core has checked that it is there
         LevelClassLoader loader;
         try {
-            loader = new LevelClassLoader(jar.toUri().toURL(), JavaLevel.class.getClassLoader());
+            loader = new LevelClassLoader("level " + index + " '" + entry + "'", jar.toUri().toURL(),
+                    JavaLevel.class.getClassLoader());
         } catch (MalformedURLException e) {
             throw new LevelException("not a usable path: " + e.getMessage());
         }

@@ -29,7 +29,16 @@ final class LevelClassLoader extends URLClassLoader {
     private final URL jar;
 
     LevelClassLoader(URL jar, ClassLoader parent) {
-        super(new URL[] {jar}, parent);
+        this(null, jar, parent);
+    }
+
+    /**
+     * {@code name}: "level K 'entry'", the words every message about the level starts with; stack
+     * frames of its classes carry it (StackTraceElement.getClassLoaderName), which is how an
+     * exception in a thread of the level's own is told apart from others.
+     */
+    LevelClassLoader(String name, URL jar, ClassLoader parent) {
+        super(name, new URL[] {jar}, parent);
         this.jar = jar;
     }
 
