@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.profilers.report.InputFile;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileFormatException;
 import io.jpmpi.profilers.report.ProfileJson;
@@ -44,7 +45,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Path json = ProfileWriter.profileFile(dir);
         Profile profile;
-        if (Files.exists(json)) {
+        if (InputFile.present(json)) { // a broken or looping link too: read() says what it is
             profile = read(json);
         } else if (ProfileWriter.needsMerge(dir)) {
             try {

@@ -127,6 +127,28 @@ class ReportCommandTest {
         assertFalse(Files.exists(dir.resolve("report.txt")), "no report from a bad profile");
     }
 
+    /** Hostile files: each refused with one line naming the file and what it is, never a hang or a trace. */
+    @Test
+    void filesThatAreNotFiles(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("profile.json");
+        Process mkfifo = new ProcessBuilder("mkfifo", json.toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor(), "mkfifo");
+        refused(Cli.run("report", dir.toString()), json + ": is not a regular file (a FIFO, socket or device)");
+        Files.delete(json);
+        Files.createSymbolicLink(json, json);
+        refused(Cli.run("report", dir.toString()), json + ": a loop of symbolic links, not a profile.json");
+        Files.delete(json);
+        Files.createSymbolicLink(json, dir.resolve("nowhere"));
+        refused(Cli.run("report", dir.toString()), json + ": a symbolic link to nothing");
+        Files.delete(json);
+        Path dump = Files.createDirectories(dir.resolve("ranks").resolve("rank-0.bin"));
+        refused(Cli.run("report", dir.toString()), dump + ": is a directory, not a rank dump");
+        Files.delete(dump);
+        Files.createSymbolicLink(dump, Path.of("/dev/zero"));
+        refused(Cli.run("report", dir.toString()), dump + ": is not a regular file");
+        assertFalse(Files.exists(dir.resolve("report.txt")), "no report from a bad input");
+    }
+
     @Test
     void rankDumpsThatAreNotDumps(@TempDir Path dir) throws IOException {
         Files.createDirectories(dir.resolve("ranks"));

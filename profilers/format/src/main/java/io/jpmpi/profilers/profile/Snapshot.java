@@ -95,7 +95,11 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         }
     }
 
+    /** The largest rank dump read: far above any real one (headers, ~650 functions, a 100 000-rank matrix row). */
+    public static final long MAX_DUMP_BYTES = 256L << 20;
+
     public static Snapshot read(Path file) throws IOException {
+        io.jpmpi.profilers.report.InputFile.check(file, "a rank dump", MAX_DUMP_BYTES);
         byte[] data = Files.readAllBytes(file);
         try {
             return parse(ByteBuffer.wrap(data));

@@ -25,9 +25,7 @@ final class ProfileJsonReader {
      * their own IOException.
      */
     static Profile read(Path file) throws IOException {
-        if (Files.isDirectory(file)) {
-            throw new ProfileFormatException(file + ": is a directory, not a profile.json");
-        }
+        InputFile.check(file, "a profile.json", 0);
         try (InputStream in = Files.newInputStream(file)) {
             return read(file.toString(), in);
         }
