@@ -423,8 +423,6 @@ static int64_t bridge_install(int level, int slot, jpmpi_fn fn)
 static int64_t bridge_call(int64_t op, int64_t a, int64_t b, int64_t c)
 {
     switch (op) {
-    case JPMPI_OP_RESOLVE:
-        return b >= 0 && b < JPMPI_NSLOTS ? (int64_t)(intptr_t)resolve((int)a, (int)b) : 0;
     case JPMPI_OP_INSTALL:
         return bridge_install((int)a, (int)b, (jpmpi_fn)(intptr_t)c);
     case JPMPI_OP_RELINK:
@@ -434,11 +432,6 @@ static int64_t bridge_call(int64_t op, int64_t a, int64_t b, int64_t c)
         return 0;
     case JPMPI_OP_MESSAGE:
         say_line((const char *)(intptr_t)a);
-        return 0;
-    case JPMPI_OP_RESOLVE_ALL:
-        for (int64_t slot = 0; slot < c && slot < JPMPI_NSLOTS; slot++) {
-            ((int64_t *)(intptr_t)b)[slot] = (int64_t)(intptr_t)resolve((int)a, (int)slot);
-        }
         return 0;
     case JPMPI_OP_ROUTE_ALL:
         for (int64_t slot = 0; slot < c && slot < JPMPI_NSLOTS; slot++) {

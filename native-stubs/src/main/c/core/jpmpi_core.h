@@ -38,7 +38,7 @@ extern JPMPI_HIDDEN __thread unsigned jpmpi_cur __attribute__((tls_model("initia
 extern JPMPI_HIDDEN unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 /* jpmpi_defs[k][slot]: level k's own definition, or NULL. */
 extern JPMPI_HIDDEN jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
-/* The library's PMPI_X (NULL where this MPI lacks it). */
+/* The library's PMPI_X; where this MPI lacks it, a stub that says so and aborts (never NULL). */
 extern JPMPI_HIDDEN jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS];
 /* Where the Fortran layer's calls enter. */
 extern JPMPI_HIDDEN int jpmpi_fort_pos;
@@ -123,17 +123,15 @@ struct jpmpi_abi_status {
  * is passed once, as a long, and Java reads the fields at these fixed offsets (every field is 8
  * bytes; keep the two in step, BRIDGE_VERSION says which layout this is).
  */
-#define JPMPI_BRIDGE_VERSION 1
+#define JPMPI_BRIDGE_VERSION 2
 /* What the Java runtime asks of the core, through the one function `call` (one FFM downcall
  * handle serves them all, which keeps the JVM's start short). */
 enum jpmpi_bridge_op {
-    JPMPI_OP_RESOLVE = 1, /* (depth, slot)      -> the definition a call at depth reaches, or 0 */
-    JPMPI_OP_INSTALL = 2, /* (level, slot, fn)  -> 0, or -1: a Java level's definition (0: none) */
-    JPMPI_OP_RELINK = 3,  /* ()                 -> 0: re-point every table and GOT */
-    JPMPI_OP_MESSAGE = 4, /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
-    JPMPI_OP_RESOLVE_ALL = 5, /* (depth, int64_t *out, n) -> 0: out[slot] = RESOLVE(depth, slot) */
-    JPMPI_OP_ROUTE_ALL = 6 /* (level, int64_t *out, n) -> 0: out[slot] = where level's PMPI_X goes (a guard or the
-                              library); level < 0: the library's PMPI_X */
+    JPMPI_OP_ROUTE_ALL = 1, /* (level, int64_t *out, n) -> 0: out[slot] = where level's PMPI_X goes (a guard
+                               or the library); level < 0: the library's PMPI_X */
+    JPMPI_OP_INSTALL = 2,   /* (level, slot, fn)  -> 0, or -1: a Java level's definition (0: none) */
+    JPMPI_OP_RELINK = 3,    /* ()                 -> 0: re-point every table and GOT */
+    JPMPI_OP_MESSAGE = 4    /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
 };
 struct jpmpi_bridge {
     int64_t version;                                  /*   0 */

@@ -38,11 +38,9 @@ int main(void)
     FIELD(jpmpi_abi_status, source);
     FIELD(jpmpi_abi_status, tag);
     FIELD(jpmpi_abi_status, error);
-    printf("op.resolve %d\n", JPMPI_OP_RESOLVE);
     printf("op.install %d\n", JPMPI_OP_INSTALL);
     printf("op.relink %d\n", JPMPI_OP_RELINK);
     printf("op.message %d\n", JPMPI_OP_MESSAGE);
-    printf("op.resolve_all %d\n", JPMPI_OP_RESOLVE_ALL);
     printf("op.route_all %d\n", JPMPI_OP_ROUTE_ALL);
     return 0;
 }

@@ -111,42 +111,33 @@ public record Toolchain(String id, String name, String cc, String showFlag, Stri
         if (!onPath(fc)) {
             return List.of();
         }
-        List<String> fortranWords = List.of(run(List.of(fc, showFlag)).trim().split("\\s+"));
-        List<String> words = new ArrayList<>(fortranWords);
-        words.addAll(List.of(run(List.of(cc, showFlag)).trim().split("\\s+")));
-        Set<Path> dirs = new LinkedHashSet<>();
-        for (String w : words) {
-            if (w.startsWith("-L") && w.length() > 2) {
-                dirs.add(Path.of(w.substring(2)));
-            }
-        }
-        List<String> libs = new ArrayList<>();
-        for (String w : fortranWords) {
-            if (w.startsWith("-l") && w.length() > 2) {
-                libs.add(w.substring(2));
-            }
-        }
-        List<Path> out = new ArrayList<>();
-        for (String lib : libs) {
-            Path found = resolve(lib, dirs);
-            if (found != null) {
-                out.add(found);
-            }
-        }
-        return out;
+        List<String> fortranWords = words(fc);
+        List<String> dirWords = new ArrayList<>(fortranWords);
+        dirWords.addAll(words(cc));
+        return linked(fortranWords, dirWords);
     }
 
     /** The C libraries the C wrapper links (libmpi.so for Open MPI, libmpich.so for MPICH), resolved. */
     public List<Path> cLibraries() throws IOException {
-        List<String> words = List.of(run(List.of(cc, showFlag)).trim().split("\\s+"));
+        List<String> words = words(cc);
+        return linked(words, words);
+    }
+
+    /** The wrapper's underlying command line, word by word. */
+    private List<String> words(String wrapper) throws IOException {
+        return List.of(run(List.of(wrapper, showFlag)).trim().split("\\s+"));
+    }
+
+    /** The {@code -lX} of {@code libWords}, found in the {@code -L} directories of {@code dirWords} (or gcc's). */
+    private List<Path> linked(List<String> libWords, List<String> dirWords) throws IOException {
         Set<Path> dirs = new LinkedHashSet<>();
-        List<Path> out = new ArrayList<>();
-        for (String w : words) {
+        for (String w : dirWords) {
             if (w.startsWith("-L") && w.length() > 2) {
                 dirs.add(Path.of(w.substring(2)));
             }
         }
-        for (String w : words) {
+        List<Path> out = new ArrayList<>();
+        for (String w : libWords) {
             if (w.startsWith("-l") && w.length() > 2) {
                 Path found = resolve(w.substring(2), dirs);
                 if (found != null) {

@@ -15,7 +15,7 @@ import java.lang.invoke.MethodHandle;
  */
 @SuppressWarnings("restricted") // FFM is what this class is for; the JVM is started with --enable-native-access
 public final class Bridge {
-    static final long VERSION = 1;
+    static final long VERSION = 2;
     /** Field offsets of struct jpmpi_bridge. */
     static final long SLOTS = 8;
     static final long SLOT_NAMES = 16;
@@ -39,12 +39,10 @@ public final class Bridge {
     static final long STATUS_TAG = 16;
     static final long STATUS_ERROR = 24;
     /** enum jpmpi_bridge_op. */
-    static final long RESOLVE = 1;
+    static final long ROUTE_ALL = 1;
     static final long INSTALL = 2;
     static final long RELINK = 3;
     static final long MESSAGE = 4;
-    static final long RESOLVE_ALL = 5;
-    static final long ROUTE_ALL = 6;
     /** Everything: addresses handed over by C are read through this segment, without allocating. */
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 

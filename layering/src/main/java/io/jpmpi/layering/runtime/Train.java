@@ -33,18 +33,15 @@ public final class Train {
     private Train() {
     }
 
-    /** The core's bridge_call, for the training: resolve, install, relink, message. */
+    /** The core's bridge_call, for the training: routes (every one to the stand-in bottom), install, relink, message. */
     static long call(long op, long a, long b, long c) {
-        if (op == Bridge.RESOLVE) {
-            return Bridge.get().slotName((int) b).equals("MPI_Send") ? bottomSend : bottomCommRank;
-        }
         if (op == Bridge.INSTALL && c != 0) {
             INSTALLED.add((b << 48) | c);
         }
-        if (op == Bridge.RESOLVE_ALL || op == Bridge.ROUTE_ALL) {
+        if (op == Bridge.ROUTE_ALL) {
             MemorySegment out = MemorySegment.ofAddress(b).reinterpret(8 * c);
             for (int slot = 0; slot < c; slot++) {
-                out.setAtIndex(JAVA_LONG, slot, call(Bridge.RESOLVE, a, slot, 0));
+                out.setAtIndex(JAVA_LONG, slot, Bridge.get().slotName(slot).equals("MPI_Send") ? bottomSend : bottomCommRank);
             }
         }
         return 0;

@@ -53,11 +53,9 @@ class BridgeLayoutTest {
         java.put("jpmpi_abi_status.source", Bridge.STATUS_SOURCE);
         java.put("jpmpi_abi_status.tag", Bridge.STATUS_TAG);
         java.put("jpmpi_abi_status.error", Bridge.STATUS_ERROR);
-        java.put("op.resolve", Bridge.RESOLVE);
         java.put("op.install", Bridge.INSTALL);
         java.put("op.relink", Bridge.RELINK);
         java.put("op.message", Bridge.MESSAGE);
-        java.put("op.resolve_all", Bridge.RESOLVE_ALL);
         java.put("op.route_all", Bridge.ROUTE_ALL);
         Map<String, Long> c = compiled();
         for (var e : java.entrySet()) {

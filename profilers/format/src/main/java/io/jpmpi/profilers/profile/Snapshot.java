@@ -1,5 +1,6 @@
 package io.jpmpi.profilers.profile;
 
+import io.jpmpi.profilers.report.InputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -99,7 +100,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     public static final long MAX_DUMP_BYTES = 256L << 20;
 
     public static Snapshot read(Path file) throws IOException {
-        io.jpmpi.profilers.report.InputFile.check(file, "a rank dump", MAX_DUMP_BYTES);
+        InputFile.check(file, "a rank dump", MAX_DUMP_BYTES);
         byte[] data = Files.readAllBytes(file);
         try {
             return parse(ByteBuffer.wrap(data));

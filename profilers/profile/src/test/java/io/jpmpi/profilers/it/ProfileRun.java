@@ -67,9 +67,14 @@ public final class ProfileRun {
 
     /** ranks/rank-R.bin of every rank (fails, with the run's output, if one is missing or unreadable). */
     static Snapshot[] snapshots(Result r, int ranks) {
+        return snapshots(r, dir(r), ranks);
+    }
+
+    /** The same in another output directory (a spawned job's). */
+    static Snapshot[] snapshots(Result r, Path dir, int ranks) {
         Snapshot[] s = new Snapshot[ranks];
         for (int rank = 0; rank < ranks; rank++) {
-            s[rank] = snapshot(r, dir(r).resolve("ranks").resolve("rank-" + rank + ".bin"));
+            s[rank] = snapshot(r, dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
         }
         return s;
     }
@@ -87,12 +92,17 @@ public final class ProfileRun {
 
     /** profile.json, read back; the two reports must be there too. */
     static Profile profile(Result r) {
-        Path json = dir(r).resolve("profile.json");
+        return profile(r, dir(r));
+    }
+
+    /** The same in another output directory (a spawned job's). */
+    static Profile profile(Result r, Path dir) {
+        Path json = dir.resolve("profile.json");
         if (!Files.isRegularFile(json)) {
             fail("no " + json + "\n" + r.describe());
         }
         for (String report : new String[] {"report.txt", "report.html"}) {
-            Path f = dir(r).resolve(report);
+            Path f = dir.resolve(report);
             try {
                 assertTrue(Files.isRegularFile(f) && Files.size(f) > 0, () -> "no (or empty) " + f + "\n"
                         + r.describe());
@@ -100,8 +110,8 @@ public final class ProfileRun {
                 fail(f + ": " + e + "\n" + r.describe(), e);
             }
         }
-        assertFalse(RankDumps.present(dir(r)), () -> "rank dumps left beside a complete profile.json: "
-                + dir(r).resolve("ranks") + "\n" + r.describe());
+        assertFalse(RankDumps.present(dir), () -> "rank dumps left beside a complete profile.json: "
+                + dir.resolve("ranks") + "\n" + r.describe());
         try {
             return ProfileJson.read(json);
         } catch (IOException e) {

@@ -1,13 +1,11 @@
 package io.jpmpi.profilers.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jpmpi.profilers.it.ProfileRun.Level;
 import io.jpmpi.profilers.profile.Snapshot;
 import io.jpmpi.profilers.report.Profile;
-import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
@@ -85,19 +83,11 @@ class SpawnIT {
         check(r, level, spawned.get(0), child());
     }
 
-    private static void check(Result r, Level level, Path dir, Expected e) throws IOException {
+    private static void check(Result r, Level level, Path dir, Expected e) {
         if (level == Level.C) {
-            Snapshot[] s = new Snapshot[e.ranks];
-            for (int rank = 0; rank < e.ranks; rank++) {
-                s[rank] = ProfileRun.snapshot(r, dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
-            }
-            Checks.of(r).snapshots(s, e, Snapshot.State.FINALIZE).done();
+            Checks.of(r).snapshots(ProfileRun.snapshots(r, dir, e.ranks), e, Snapshot.State.FINALIZE).done();
         } else {
-            Path json = dir.resolve("profile.json");
-            if (!Files.isRegularFile(json)) {
-                fail("no " + json + "\n" + r.describe());
-            }
-            Profile p = ProfileJson.read(json);
+            Profile p = ProfileRun.profile(r, dir);
             Checks.of(r).profile(p, e).complete(p).done();
         }
     }
