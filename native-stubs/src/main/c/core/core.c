@@ -450,18 +450,6 @@ static struct jpmpi_java_times java_times;
 
 static void start_java(void)
 {
-    /* The JVM handles SIGSEGV itself (implicit null checks, safepoint polls, stack banging). UCX
-     * (Open MPI's pml ucx), initialised after this in MPI_Init, would take SIGSEGV over and abort
-     * the rank on the JVM's first implicit null check. Unless the user chose otherwise (then they
-     * should preload libjsig.so, which chains handlers), UCX is told to leave signals alone. UCX
-     * reads that when libucs loads: if it is loaded already (MPICH links it), its handlers are in
-     * place and the JVM, starting now, installs its own over them - the start order does it. */
-    void *ucs = dlopen("libucs.so.0", RTLD_NOLOAD | RTLD_LAZY);
-    if (ucs) {
-        dlclose(ucs);
-    } else {
-        setenv("UCX_ERROR_SIGNALS", "", 0);
-    }
     struct jpmpi_java_level jars[JPMPI_MAX_LEVELS];
     int njars = 0;
     for (int k = 0; k < nlevels; k++) {

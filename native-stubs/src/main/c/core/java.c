@@ -392,9 +392,15 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
     JNIEnv *env = NULL;
     double t1 = now_ms();
     vm_starting = 1;
+    int signals = jpmpi_signals_before_jvm(jvm);
     jint rc = create(&vm, (void **)&env, &args);
     vm_starting = 0;
     double t2 = now_ms();
+    if (signals == 0 && rc == JNI_OK) {
+        jpmpi_signals_after_jvm();
+    } else if (signals == 0) {
+        jpmpi_signals_abandon();
+    }
     if (rc != JNI_OK) {
         if (rc == JNI_EEXIST) {
             snprintf(err, errlen, "the JVM (%s) did not start: this process already has a JVM", libjvm);

@@ -169,6 +169,17 @@ void jpmpi_core_java_failed(const char *reason) __attribute__((noreturn));
 int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
                      struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen);
 
+/* ---- signals.c: the crash signals of a rank with a JVM ---- */
+/* Before JNI_CreateJavaVM: the program's SIGSEGV/SIGBUS/SIGFPE/SIGILL handlers become its view and
+ * the process's are the default; -1 and nothing done where the JVM chains by itself (libjsig.so
+ * preloaded, or a libjvm.so without JVM_handle_linux_signal). */
+int jpmpi_signals_before_jvm(void *libjvm);
+/* After a JVM started: our handler takes its place; the JVM's faults stay the JVM's, the rest go
+ * to the program's view. */
+void jpmpi_signals_after_jvm(void);
+/* The JVM did not start: the program's handlers back in place. */
+void jpmpi_signals_abandon(void);
+
 /* ---- entry.c: the entry list ---- */
 enum jpmpi_item_kind { JPMPI_ITEM_C, JPMPI_ITEM_JAR };
 

@@ -91,19 +91,43 @@ void jp_type_freed(void)
 
 static struct sigaction jp_old[3];
 static const int jp_signals[3] = {SIGTERM, SIGINT, SIGHUP};
+/* A crash: the figures are written, then the signal goes on to the handler that was there before
+ * (the program's, the MPI library's, gfortran's) or to the default action, as without jpmpi. */
+static struct sigaction jp_crash_old[5];
+static const int jp_crash_signals[5] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
-static void jp_on_signal(int sig)
+static void jp_dump_once(int sig)
 {
     if (!jp_ended) {
         jp_ended = 1;
         jp_dump(JP_SIGNAL, sig);
     }
+}
+
+static void jp_on_signal(int sig)
+{
+    jp_dump_once(sig);
     for (int i = 0; i < 3; i++) {
         if (jp_signals[i] == sig) {
             sigaction(sig, &jp_old[i], NULL);
         }
     }
     raise(sig);
+}
+
+static void jp_on_crash(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    jp_dump_once(sig);
+    for (int i = 0; i < 5; i++) {
+        if (jp_crash_signals[i] == sig) {
+            sigaction(sig, &jp_crash_old[i], NULL);
+        }
+    }
+    if (info == NULL || info->si_code <= 0) {
+        raise(sig); /* sent by kill(), raise() or abort(): delivered again once this returns */
+    }
+    /* else a fault: returning runs the faulting instruction again, and it reaches that handler */
 }
 
 static void jp_at_exit(void)
@@ -329,6 +353,14 @@ static void jp_started(void)
             sigemptyset(&sa.sa_mask);
             sigaction(jp_signals[i], &sa, &jp_old[i]);
         }
+    }
+    for (int i = 0; i < 5; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = jp_on_crash;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(jp_crash_signals[i], &sa, &jp_crash_old[i]);
     }
     atexit(jp_at_exit);
     jp_watch_fatal();

@@ -112,7 +112,7 @@ class LauncherIT {
                 }
                 if (rankPids.contains(h.pid())) {
                     assertTrue(env.getOrDefault("LD_PRELOAD", "").contains(dispatcher), () -> "rank " + h.pid() + ": " + env);
-                    assertTrue(env.getOrDefault("LD_PRELOAD", "").contains("libjsig.so"), () -> "rank " + h.pid() + ": " + env);
+                    assertFalse(env.getOrDefault("LD_PRELOAD", "").contains("libjsig.so"), () -> "rank " + h.pid() + ": " + env);
                     assertEquals(jar, env.get("JPMPI_TOOLS_ENTRY"), () -> "rank " + h.pid());
                     assertEquals(System.getProperty("java.home"), env.get("JAVA_HOME"));
                     // the dispatcher finds the Java runtime from its own place in the installation

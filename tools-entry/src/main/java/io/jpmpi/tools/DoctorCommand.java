@@ -109,7 +109,7 @@ public final class DoctorCommand implements Callable<Integer> {
             return Optional.empty();
         }
         line(Status.OK, "JDK for Java levels (" + via + "): " + jdk.get().version() + " at " + home
-                + " (libjvm.so, libjsig.so)", null);
+                + " (libjvm.so)", null);
         return jdk;
     }
 

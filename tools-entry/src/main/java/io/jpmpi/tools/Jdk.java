@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 
 /**
  * A JDK as the ranks' JVM needs it: its {@code release} file's version (22 or later, the first
- * release with a final java.lang.foreign) and {@code lib/server/libjvm.so}; {@code lib/libjsig.so}
- * is preloaded so that the MPI library's signal handlers chain with the JVM's.
+ * release with a final java.lang.foreign) and {@code lib/server/libjvm.so}. Its {@code libjsig.so} is
+ * not preloaded: the dispatcher keeps the program's crash-signal handlers apart from the JVM's itself
+ * (layering/README.md, "Signals").
  */
 public record Jdk(Path home, String version, int major) {
     public static final int MIN_MAJOR = 22;
@@ -48,10 +49,6 @@ public record Jdk(Path home, String version, int major) {
         return home.resolve("lib/server/libjvm.so");
     }
 
-    public Path libjsig() {
-        return home.resolve("lib/libjsig.so");
-    }
-
     /** What keeps this JDK from serving Java levels; empty when nothing. */
     public List<String> problems() {
         List<String> p = new ArrayList<>();
@@ -60,9 +57,6 @@ public record Jdk(Path home, String version, int major) {
         }
         if (!Files.isRegularFile(libjvm())) {
             p.add("it has no lib/server/libjvm.so");
-        }
-        if (!Files.isRegularFile(libjsig())) {
-            p.add("it has no lib/libjsig.so");
         }
         return p;
     }

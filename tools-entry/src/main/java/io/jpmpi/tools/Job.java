@@ -72,8 +72,6 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
                 throw new JpmpiException(ExitCode.NOT_BUILT, "this jpmpi installation has no Java runtime ("
                         + layout.javaRuntimeDir() + " lacks " + InstallLayout.RUNTIME_JARS[0] + ")");
             }
-            // The JVM's signal handlers must chain with those the MPI library installs.
-            preload.add(jdk.libjsig().toString());
             rank.put(Settings.JAVA_HOME.alias(), jdk.home().toString());
         }
         preload.add(dispatcher.toString());

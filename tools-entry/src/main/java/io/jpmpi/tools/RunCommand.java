@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run an MPI job with the listed tools in every rank.",
                 "Detects the MPI of the launcher and of the program, picks the matching jpmpi dispatcher and passes"
-                        + " LD_PRELOAD (dispatcher, libjsig.so for Java levels, C tools with 'preload'), the entry list,"
+                        + " LD_PRELOAD (dispatcher, C tools with 'preload'), the entry list,"
                         + " JAVA_HOME, the Java runtime and the output directory to the ranks only, in the launcher's"
                         + " own syntax (Open MPI -x, MPICH -genv, Slurm --export). Returns the launcher's exit"
                         + " status; SIGTERM and Ctrl-C are passed on to it."},

@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The JVM and the MPI library live together: programs/soak.c exchanges ring traffic for a minute
  * (system property jpmpi.soak.seconds) through a Java level (GcStress) that forces full GCs and
  * takes implicit null checks (SIGSEGV the JVM must handle) inside MPI calls - on Open MPI with
- * ob1, on Open MPI with UCX (which would take SIGSEGV over: the dispatcher sets
- * UCX_ERROR_SIGNALS to empty unless the user set it), on Open MPI with UCX keeping its signal
- * handlers but libjsig.so preloaded (the JVM chains them), and on MPICH. Every payload checks,
+ * ob1, on Open MPI with UCX (which sets its SIGSEGV handler in MPI_Init, after the JVM's: the
+ * dispatcher keeps it in the program's view, layering/README.md "Signals"), on Open MPI with UCX and
+ * libjsig.so preloaded by hand (the dispatcher then leaves the chaining to it), and on MPICH. Every payload checks,
  * no rank dies, and stdout holds the program's line only.
  */
 @Tag("soak") // long: only with -Psoak (see the root pom)
@@ -47,7 +47,7 @@ class SoakIT {
             if (impl == Impl.OPENMPI) {
                 all.add(new Setup("openmpi ob1", impl, SECONDS, r -> r.mca("pml", "ob1")));
                 all.add(new Setup("openmpi ucx", impl, SECONDS, SoakIT::ucx));
-                all.add(new Setup("openmpi ucx with its signal handlers and libjsig", impl, Math.max(5, SECONDS / 3),
+                all.add(new Setup("openmpi ucx with libjsig preloaded by hand", impl, Math.max(5, SECONDS / 3),
                         r -> ucx(r).env("UCX_ERROR_SIGNALS", "SIGSEGV,SIGBUS,SIGFPE")
                                 .env("LD_PRELOAD", LIBJSIG + ":" + impl.dispatcher())));
             } else {

@@ -240,6 +240,11 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         return switch (sig) {
             case 1 -> "SIGHUP";
             case 2 -> "SIGINT";
+            case 4 -> "SIGILL";
+            case 6 -> "SIGABRT";
+            case 7 -> "SIGBUS";
+            case 8 -> "SIGFPE";
+            case 11 -> "SIGSEGV";
             case 15 -> "SIGTERM";
             default -> "signal";
         };

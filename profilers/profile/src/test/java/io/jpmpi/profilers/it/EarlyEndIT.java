@@ -44,6 +44,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with the end of the job in both MPIs, with or without jpmpi). The MPI_Send never returned, so it
  * is not counted.
  *
+ * <p>segv: the last rank writes through a null pointer. It must end as it does without jpmpi, with
+ * a Java level too (whose JVM has a SIGSEGV handler of its own: layering/README.md, "Signals"): the
+ * job's exit status is the one without jpmpi, the MPI library's own crash handler still reports it
+ * (Open MPI's stack trace, UCX's under MPICH) when it does so without jpmpi, and nothing of the
+ * JVM's (a fatal-error banner, an hs_err file) is printed. The rank's dump is written first,
+ * state SIGNAL with detail 11.
+ *
  * <p>allexit: every rank returns from main without MPI_Finalize, and waits in an exit handler that
  * runs after the tools' own until every rank has got there (early.c), so no launcher ends any rank
  * early: every rank must leave its dump, state EXIT, and losing any of them fails.
@@ -54,7 +61,7 @@ class EarlyEndIT {
     static final int DOUBLES = 100;
 
     static Stream<Arguments> cases() {
-        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal")
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "segv")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
@@ -83,7 +90,8 @@ class EarlyEndIT {
         boolean abort = mode.equals("abort");
         boolean all = mode.equals("allexit");
         boolean fatal = mode.equals("fatal");
-        int ender = abort || fatal ? RANKS - 1 : 0;
+        boolean segv = mode.equals("segv");
+        int ender = abort || fatal || segv ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
                 Integer.toString(DOUBLES));
         assertFalse(r.timedOut(), r::describe);
@@ -105,6 +113,17 @@ class EarlyEndIT {
             // jpmpi's or the JVM's may be among them
             assertEquals(List.of(), r.err().stream().filter(l -> l.contains("jpmpi") || l.contains("VM")
                     || l.contains("java")).toList(), r::describe);
+        } else if (segv) {
+            Result plain = MpiRun.on(impl).ranks(RANKS).run("early", mode, Integer.toString(ITERS),
+                    Integer.toString(DOUBLES));
+            assertEquals(plain.exit(), r.exit(), () -> "exit status without jpmpi " + plain.exit() + "\n" + r.describe());
+            assertEquals(List.of(), Stream.concat(r.out().stream(), r.err().stream())
+                    .filter(l -> l.contains("Java Runtime") || l.contains("hs_err") || l.contains("JRE")
+                            || l.contains("OpenJDK") || l.contains("jpmpi (rank")).toList(), r::describe);
+            if (plain.err().stream().anyMatch(l -> l.contains("Segmentation fault"))) {
+                assertTrue(r.err().stream().anyMatch(l -> l.contains("Segmentation fault")),
+                        () -> "the MPI library's crash report is missing\n" + r.describe());
+            }
         } else if (impl == Impl.OPENMPI) {
             assertNotEquals(0, r.exit(), r::describe);
         }
@@ -122,7 +141,8 @@ class EarlyEndIT {
         for (int rank = 0; rank < RANKS; rank++) {
             Snapshot.State state;
             if (rank == ender || all) {
-                state = abort ? Snapshot.State.ABORT : fatal ? Snapshot.State.FATAL : Snapshot.State.EXIT;
+                state = abort ? Snapshot.State.ABORT : fatal ? Snapshot.State.FATAL
+                        : segv ? Snapshot.State.SIGNAL : Snapshot.State.EXIT;
                 c.check(with[rank], "rank " + rank + " left no dump");
             } else {
                 state = Snapshot.State.SIGNAL;
@@ -130,18 +150,19 @@ class EarlyEndIT {
             if (with[rank]) {
                 Snapshot s = ProfileRun.snapshot(r, dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
                 c.snapshot(s, e, rank, state);
-                c.equal(switch (state) {
+                boolean crashed = segv && rank == ender;
+                c.equal(crashed ? 11 : switch (state) {
                     case ABORT -> 3;
                     case SIGNAL -> 15;
                     case FATAL -> 6; // MPI_ERR_RANK
                     default -> 0;
                 }, s.detail(), "rank " + rank + " detail");
-                reasons.add("rank " + rank + ": " + switch (state) {
+                reasons.add("rank " + rank + ": " + (crashed ? "signal 11 (SIGSEGV)" : switch (state) {
                     case ABORT -> "MPI_Abort(errorcode 3)";
                     case EXIT -> "exit without MPI_Finalize";
                     case FATAL -> "fatal MPI error (MPI_ERR_RANK, error class 6)";
                     default -> "signal 15 (SIGTERM)";
-                });
+                }));
             } else {
                 reasons.add("rank " + rank + ": no figures (no dump)");
             }
