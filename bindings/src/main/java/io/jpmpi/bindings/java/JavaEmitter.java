@@ -204,11 +204,13 @@ public final class JavaEmitter {
                         + "\nA function the running MPI lacks throws UnsupportedOperationException.\n")
                 .addField(FieldSpec.builder(CALL_TARGETS, "targets", Modifier.PRIVATE, Modifier.FINAL).build())
                 .addField(FieldSpec.builder(boolean.class, "marks", Modifier.PRIVATE, Modifier.FINAL).build())
+                .addField(FieldSpec.builder(boolean.class, "self", Modifier.PRIVATE, Modifier.FINAL).build())
                 .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PUBLIC)
                         .addJavadoc("Made by the runtime.\n")
                         .addParameter(CALL_TARGETS, "targets")
                         .addStatement("this.targets = targets")
-                        .addStatement("this.marks = targets.next()").build());
+                        .addStatement("this.marks = targets.next()")
+                        .addStatement("this.self = targets.self()").build());
         for (MpiFunction f : intercepted()) {
             Method m = method(f);
             String holder = "H_" + f.name();
@@ -229,9 +231,14 @@ public final class JavaEmitter {
                             m.arguments().isEmpty() ? "" : ", " + m.arguments())
                     .beginControlFlow("if (marks)")
                     .addStatement("$T.delivered($T.$N, $L)", CALL_MARKS, FUNCTIONS, f.name(), bits)
+                    .nextControlFlow("else if (self)")
+                    .addStatement("$T.leftSelf()", CALL_MARKS)
                     .endControlFlow()
                     .addStatement("return $N", result)
                     .nextControlFlow("catch ($T $N)", Throwable.class, failure)
+                    .beginControlFlow("if (self)")
+                    .addStatement("$T.leftSelf()", CALL_MARKS)
+                    .endControlFlow()
                     .addStatement("throw $T.rethrow($T.$N, $N)", DOWNCALLS, FUNCTIONS, f.name(), failure)
                     .endControlFlow();
             t.addMethod(b.build());

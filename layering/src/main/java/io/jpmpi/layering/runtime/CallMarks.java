@@ -17,6 +17,8 @@ public final class CallMarks {
         final long[] counts = new long[MpiFunctions.COUNT];
         final long[] results = new long[MpiFunctions.COUNT];
         int[] guards = new int[8];
+        /** How many calls through a level's own top (mpi()) this thread is inside. */
+        int selfDepth;
         /** 64 bytes of native memory for out-parameters of helper calls. */
         public final MemorySegment scratch = Arena.ofAuto().allocate(64, 8);
     }
@@ -52,6 +54,29 @@ public final class CallMarks {
         State s = state();
         s.counts[id]++;
         s.results[id] = result;
+    }
+
+    /**
+     * How deep calls through a level's own top (an interceptor's {@code mpi()}) may nest on one
+     * thread: far beyond what a tool needs (a few), far short of the end of a thread's stack (each
+     * nesting takes a downcall, an upcall and their frames). An interceptor whose {@code MPI_X} calls
+     * {@code mpi().MPI_X} unguarded would otherwise recurse until the stack ends, where not even
+     * the upcall's fault handling has room and the JVM ends the process.
+     */
+    public static final int SELF_DEPTH_LIMIT = 64;
+
+    /** A call through a level's own top of {@code id}: throws RunawayRecursion past the limit. */
+    static void enterSelf(int id) {
+        State s = state();
+        if (s.selfDepth >= SELF_DEPTH_LIMIT) {
+            throw new RunawayRecursion(id);
+        }
+        s.selfDepth++;
+    }
+
+    /** That call returned (or failed). */
+    public static void leftSelf() {
+        state().selfDepth--;
     }
 
     /** Taken when an upcall starts: compared when it fails. */

@@ -56,7 +56,7 @@ final class JavaLevel {
     final String entry;
     private final LevelTable runtime;
     private final List<Interceptor> interceptors;
-    private final CallTargets same = new CallTargets(false);
+    private final CallTargets same = new CallTargets(false, true);
     private final CallTargets library = new CallTargets(false);
     private final CallTargets[] next;
     /** Per function id, where this level's PMPI_X goes (see Bridge.routeAll); for the fault path. */
@@ -308,8 +308,15 @@ final class JavaLevel {
             }
             off = true;
         }
+        Throwable shown = t;
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof ExitTrap.ExitAttempt) {
+                shown = c; // wrapped on its way (by reflection, by the tool): the attempt is what counts
+                break;
+            }
+        }
         runtime.bridge.message("level " + index + " '" + entry + "': " + interceptor + " failed in " + function + ": "
-                + oneLine(String.valueOf(t)) + "; the call went on to the next level, and this level is switched off"
+                + oneLine(String.valueOf(shown)) + "; the call went on to the next level, and this level is switched off"
                 + " for the rest of the run");
         for (int id = 0; id < MpiFunctions.COUNT; id++) {
             if (top(id, 0) != 0) {

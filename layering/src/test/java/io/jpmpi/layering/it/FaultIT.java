@@ -42,7 +42,11 @@ class FaultIT {
             new Fault("oom", "java.lang.OutOfMemoryError: .*"),
             new Fault("exit", ".*ExitAttempt: System.exit\\(3\\) was called; a Java level cannot end the MPI process"),
             new Fault("runtime-exit", ".*ExitAttempt: Runtime.exit\\(5\\) was called.*"),
-            new Fault("halt", ".*ExitAttempt: Runtime.halt\\(4\\) was called.*"));
+            new Fault("halt", ".*ExitAttempt: Runtime.halt\\(4\\) was called.*"),
+            new Fault("recursion", "io.jpmpi.layering.runtime.RunawayRecursion: mpi\\(\\).MPI_Send came back into"
+                    + " this level 64 times on one thread without returning: endless recursion .*"),
+            new Fault("reflect-exit", ".*ExitAttempt: System.exit\\(6\\) was called.*"),
+            new Fault("handle-exit", ".*ExitAttempt: Runtime.exit\\(7\\) was called.*"));
 
     static Stream<Arguments> faults() {
         List<Arguments> all = new ArrayList<>();

@@ -1,11 +1,15 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 /**
  * Fails in MPI_Send as $JPMPI_TEST_FAULT says: "before" (throws before passing the call on),
  * "after" (passes it on, then throws), "soe" (StackOverflowError), "oom" (OutOfMemoryError),
- * "exit" (System.exit), "halt" (Runtime.halt), "runtime-exit" (Runtime.exit). Also counts how
+ * "exit" (System.exit), "halt" (Runtime.halt), "runtime-exit" (Runtime.exit), "recursion" (calls
+ * mpi().MPI_Send, which comes back here: endless), "reflect-exit" (System.exit through reflection),
+ * "handle-exit" (Runtime.exit through a method handle). Also counts how
  * often it was entered, printing "faulty sends=N rank R" at MPI_Finalize if it is still on.
  */
 public final class Faulty extends Interceptor {
@@ -22,6 +26,11 @@ public final class Faulty extends Interceptor {
             case "exit" -> System.exit(3);
             case "halt" -> Runtime.getRuntime().halt(4);
             case "runtime-exit" -> Runtime.getRuntime().exit(5);
+            case "recursion" -> {
+                return mpi().MPI_Send(buf, count, datatype, dest, tag, comm);
+            }
+            case "reflect-exit" -> reflectExit();
+            case "handle-exit" -> handleExit();
             default -> {
             }
         }
@@ -30,6 +39,23 @@ public final class Faulty extends Interceptor {
             throw new IllegalArgumentException("injected after the call");
         }
         return rc;
+    }
+
+    private static void reflectExit() {
+        try {
+            System.class.getMethod("exit", int.class).invoke(null, 6);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void handleExit() {
+        try {
+            MethodHandles.publicLookup().findVirtual(Runtime.class, "exit", MethodType.methodType(void.class, int.class))
+                    .invoke(Runtime.getRuntime(), 7);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static long recurse(long n) {
