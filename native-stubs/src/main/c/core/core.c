@@ -537,6 +537,9 @@ static void check_jar(const struct jpmpi_item *item)
     if (S_ISDIR(st.st_mode)) {
         fail(item, "is a directory");
     }
+    if (!S_ISREG(st.st_mode)) {
+        fail(item, "is not a regular file");
+    }
 }
 
 static void print_levels(void)

@@ -46,6 +46,10 @@ int jpmpi_object_check(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "is a directory");
         return -1;
     }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "is not a regular file"); /* a FIFO would block the read below */
+        return -1;
+    }
     unsigned char ident[EI_NIDENT + 4] = {0};
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

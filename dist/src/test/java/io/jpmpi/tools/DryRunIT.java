@@ -146,6 +146,7 @@ class DryRunIT {
         Map<String, String> bad = Map.of(
                 BadFiles.directory(dir.resolve("dir.so")).toString(), "is a directory",
                 BadFiles.text(dir.resolve("libtext.so")).toString(), "is not an ELF shared library (no ELF header)",
+                BadFiles.fifo(dir.resolve("libfifo.so")).toString(), "is not a regular file",
                 BadFiles.foreignLibrary(dir.resolve("libarm.so"), BadFiles.AARCH64, true).toString(),
                 "is an ELF for aarch64, not x86-64",
                 BadFiles.foreignLibrary(dir.resolve("lib386.so"), BadFiles.I386, false).toString(),

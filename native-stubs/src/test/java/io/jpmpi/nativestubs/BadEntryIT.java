@@ -41,6 +41,7 @@ class BadEntryIT {
     static final String MISSING = "/nonexistent/jpmpi/libnope.so";
     static final Path DIRECTORY = MpiRun.RUNS_DIR.resolve("bad/dir.so");
     static final Path AARCH64 = MpiRun.RUNS_DIR.resolve("bad/libaarch64.so");
+    static final Path FIFO = MpiRun.RUNS_DIR.resolve("bad/libfifo.so");
     static final Path I386 = MpiRun.RUNS_DIR.resolve("bad/libi386.so");
     static final int RANKS = 2;
 
@@ -59,6 +60,7 @@ class BadEntryIT {
                     i -> " item 1 '" + q(NOT_A_TOOL.toString()) + "': is not an ELF shared library \\(no ELF header\\)"),
             new Case("a directory", i -> DIRECTORY.toString(),
                     i -> " item 1 '" + q(DIRECTORY.toString()) + "': is a directory"),
+            new Case("a FIFO", i -> FIFO.toString(), i -> " item 1 '" + q(FIFO.toString()) + "': is not a regular file"),
             new Case("aarch64 library", i -> AARCH64.toString(),
                     i -> " item 1 '" + q(AARCH64.toString()) + "': is an ELF for aarch64, not x86-64"),
             new Case("i386 library", i -> I386.toString(),
@@ -112,6 +114,7 @@ class BadEntryIT {
         Files.createDirectories(NOT_A_TOOL.getParent());
         Files.writeString(NOT_A_TOOL, "this is a text file, not a shared library\n");
         BadFiles.directory(DIRECTORY);
+        BadFiles.fifo(FIFO);
         BadFiles.foreignLibrary(AARCH64, BadFiles.AARCH64, true);
         BadFiles.foreignLibrary(I386, BadFiles.I386, false);
         assertTrue(Files.isRegularFile(Path.of(LIBM)), LIBM + " is missing");

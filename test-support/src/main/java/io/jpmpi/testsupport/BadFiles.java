@@ -10,7 +10,7 @@ import java.nio.file.Path;
 /**
  * Files that are given as tools but are not what they claim, made on the spot: an ELF shared
  * library header of another machine (no cross compiler needed: the launcher and the dispatcher
- * read only the header), a text file, an empty file, a directory.
+ * read only the header), a text file, an empty file, a directory, a FIFO.
  */
 public final class BadFiles {
     /** ELF e_machine values. */
@@ -44,6 +44,22 @@ public final class BadFiles {
             return Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A named pipe (made once): reading it would block until someone writes. */
+    public static Path fifo(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            if (!Files.exists(file) && new ProcessBuilder("mkfifo", file.toString()).inheritIO().start().waitFor() != 0) {
+                throw new IllegalStateException("mkfifo " + file + " failed");
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -92,6 +92,10 @@ public record EntryList(List<Item> items) {
             if (!Files.exists(path)) {
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": no such file " + path);
             }
+            if (!Files.isRegularFile(path) && !Files.isDirectory(path)) {
+                // a FIFO or a device: reading it could block (each kind says "is a directory" itself)
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": is not a regular file");
+            }
             Integer samePath = firstPlace.putIfAbsent("file " + realPath(path), i + 1);
             if (samePath != null && samePath != i + 1) {
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": the same file as item " + samePath + " (" + path
