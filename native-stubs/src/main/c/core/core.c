@@ -22,12 +22,14 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <mpi.h>
 #include "jpmpi_core.h"
@@ -352,11 +354,12 @@ static void load_c_level(const struct jpmpi_item *item, struct level *lv)
     char name[4096];
     const char *file = item->text;
     int bare = strchr(file, '/') == NULL && strstr(file, ".so") == NULL;
+    char why_not[256];
     if (bare) {
         snprintf(name, sizeof name, "lib%s.so", file);
         file = name;
-    } else if (strchr(file, '/') && access(file, F_OK) != 0) {
-        fail(item, "no such file");
+    } else if (strchr(file, '/') && jpmpi_object_check(file, why_not, sizeof why_not) != 0) {
+        fail(item, "%s", why_not);
     }
     dlerror();
     lv->handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
@@ -366,6 +369,12 @@ static void load_c_level(const struct jpmpi_item *item, struct level *lv)
             fail(item, "not a keyword (v, vv, fort, fortran, preload) and %s cannot be loaded: %s", file,
                  why ? why : "not found on the library path");
         }
+        /* "libdep.so.1: cannot open shared object file: ...": a dependency the loader does not find */
+        const char *open_failed = why ? strstr(why, ": cannot open shared object file") : NULL;
+        if (open_failed && strncmp(why, file, (size_t)(open_failed - why)) != 0) {
+            fail(item, "needs %.*s, which the dynamic loader does not find (LD_LIBRARY_PATH, the linker cache)",
+                 (int)(open_failed - why), why);
+        }
         fail(item, "cannot be loaded: %s", why ? why : "unknown dlopen error");
     }
     if (dlinfo(lv->handle, RTLD_DI_LINKMAP, &lv->map) != 0 || lv->map == NULL) {
@@ -373,6 +382,12 @@ static void load_c_level(const struct jpmpi_item *item, struct level *lv)
     }
     if (lv->map == bottom_map) {
         fail(item, "is the MPI library itself, which is always the bottom level");
+    }
+    const char *other = jpmpi_object_other_mpi(lv->map, bottom_map);
+    if (other) {
+        const char *program = strrchr(bottom_map->l_name, '/');
+        fail(item, "needs %s, another MPI library than the program's %s (build the tool with %s's mpicc)", other,
+             program ? program + 1 : bottom_map->l_name, jpmpi_impl_name);
     }
     for (int k = 0; lv != &levels[k]; k++) {
         if (levels[k].map == lv->map) {
@@ -503,8 +518,15 @@ void jpmpi_core_java_failed(const char *reason)
 
 static void check_jar(const struct jpmpi_item *item)
 {
-    if (access(item->text, R_OK) != 0) {
-        fail(item, "no such file");
+    struct stat st;
+    if (stat(item->text, &st) != 0 || access(item->text, R_OK) != 0) {
+        fail(item, "%s", errno == ENOENT ? "no such file" : strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fail(item, "is a directory");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fail(item, "is not a regular file");
     }
 }
 

@@ -31,7 +31,7 @@ static int add_level(struct jpmpi_entry_list *out, enum jpmpi_item_kind kind, co
                      char *err, size_t errlen)
 {
     if (out->count == JPMPI_MAX_LEVELS) {
-        snprintf(err, errlen, "item %d '%s': more than %d levels", pos, text, JPMPI_MAX_LEVELS);
+        snprintf(err, errlen, "item %d '%s': more than %d levels (JPMPI_MAX_LEVELS)", pos, text, JPMPI_MAX_LEVELS);
         return -1;
     }
     struct jpmpi_item *it = &out->items[out->count++];

@@ -62,8 +62,7 @@ static int find_relro(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-/* Some ld.so keep d_ptr as link-time offsets, glibc relocates most in place: accept both. */
-static uintptr_t dyn_addr(const struct link_map *map, ElfW(Addr) value)
+uintptr_t jpmpi_dyn_addr(const struct link_map *map, uint64_t value)
 {
     return value < map->l_addr ? map->l_addr + value : value;
 }
@@ -134,14 +133,14 @@ int jpmpi_patch_object(struct link_map *map, jpmpi_target_fn target, void *ctx, 
     ElfW(Sxword) pltrel = DT_RELA;
     for (const ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++) {
         switch (d->d_tag) {
-        case DT_SYMTAB: t.symtab = (const ElfW(Sym) *)dyn_addr(map, d->d_un.d_ptr); break;
-        case DT_STRTAB: t.strtab = (const char *)dyn_addr(map, d->d_un.d_ptr); break;
-        case DT_JMPREL: jmprel = dyn_addr(map, d->d_un.d_ptr); break;
+        case DT_SYMTAB: t.symtab = (const ElfW(Sym) *)jpmpi_dyn_addr(map, d->d_un.d_ptr); break;
+        case DT_STRTAB: t.strtab = (const char *)jpmpi_dyn_addr(map, d->d_un.d_ptr); break;
+        case DT_JMPREL: jmprel = jpmpi_dyn_addr(map, d->d_un.d_ptr); break;
         case DT_PLTRELSZ: pltrelsz = d->d_un.d_val; break;
         case DT_PLTREL: pltrel = (ElfW(Sxword))d->d_un.d_val; break;
-        case DT_RELA: rela = dyn_addr(map, d->d_un.d_ptr); break;
+        case DT_RELA: rela = jpmpi_dyn_addr(map, d->d_un.d_ptr); break;
         case DT_RELASZ: relasz = d->d_un.d_val; break;
-        case DT_REL: rel = dyn_addr(map, d->d_un.d_ptr); break;
+        case DT_REL: rel = jpmpi_dyn_addr(map, d->d_un.d_ptr); break;
         case DT_RELSZ: relsz = d->d_un.d_val; break;
         default: break;
         }

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -429,13 +430,15 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         return -1;
     }
     jmethodID start = (*env)->GetStaticMethodID(env, boot, "start",
-                                                "(J[Ljava/lang/String;Z[Ljava/lang/String;[I)Ljava/lang/String;");
+                                                "(J[Ljava/lang/String;Z[[B[I[I)Ljava/lang/String;");
     jclass string = (*env)->FindClass(env, "java/lang/String");
-    jobjectArray paths = start && string ? (*env)->NewObjectArray(env, njars, string, NULL) : NULL;
+    jclass bytes = (*env)->FindClass(env, "[B");
+    jobjectArray paths = start && string && bytes ? (*env)->NewObjectArray(env, njars, bytes, NULL) : NULL;
     jintArray indexes = paths ? (*env)->NewIntArray(env, njars) : NULL;
+    jintArray fds = indexes ? (*env)->NewIntArray(env, njars) : NULL;
     /* The slot names as Java strings, made here: reading them through FFM in the still cold JVM
      * would interpret every byte. */
-    jobjectArray names = indexes ? (*env)->NewObjectArray(env, (jsize)bridge->nslots, string, NULL) : NULL;
+    jobjectArray names = fds ? (*env)->NewObjectArray(env, (jsize)bridge->nslots, string, NULL) : NULL;
     for (int64_t slot = 0; names && slot < bridge->nslots; slot++) {
         jstring s = (*env)->NewStringUTF(env, bridge->slot_names[slot]);
         if (s == NULL) {
@@ -449,15 +452,26 @@ int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_
         exception_text(env, err, errlen);
         return -1;
     }
+    /* A path goes as its bytes (NewStringUTF would read modified UTF-8 and mangle an emoji), with a
+     * descriptor open on it for a path the JVM's file-system encoding cannot spell (LevelJar.java);
+     * the descriptor stays open: the level's class loader may read the jar through it. */
     for (int i = 0; i < njars; i++) {
-        jstring s = (*env)->NewStringUTF(env, jars[i].jar);
-        (*env)->SetObjectArrayElement(env, paths, i, s);
-        jint level = jars[i].level;
+        jsize len = (jsize)strlen(jars[i].jar);
+        jbyteArray b = (*env)->NewByteArray(env, len);
+        if (b == NULL) {
+            exception_text(env, err, errlen);
+            return -1;
+        }
+        (*env)->SetByteArrayRegion(env, b, 0, len, (const jbyte *)jars[i].jar);
+        (*env)->SetObjectArrayElement(env, paths, i, b);
+        (*env)->DeleteLocalRef(env, b);
+        jint level = jars[i].level, fd = open(jars[i].jar, O_RDONLY | O_CLOEXEC);
         (*env)->SetIntArrayRegion(env, indexes, i, 1, &level);
+        (*env)->SetIntArrayRegion(env, fds, i, 1, &fd);
     }
     *culprit = -1;
     jstring failure = (jstring)(*env)->CallStaticObjectMethod(env, boot, start, (jlong)(intptr_t)bridge, names, JNI_TRUE,
-                                                              paths, indexes);
+                                                              paths, indexes, fds);
     times->find_ms = t1 - t0;
     times->create_ms = t2 - t1;
     times->boot_ms = now_ms() - t2;

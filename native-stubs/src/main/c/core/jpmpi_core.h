@@ -207,5 +207,17 @@ struct link_map;
 typedef jpmpi_fn (*jpmpi_target_fn)(const char *name, void *ctx);
 /* Rewrites the object's relocated references (GOT/PLT slots); returns how many, or -1. */
 int jpmpi_patch_object(struct link_map *map, jpmpi_target_fn target, void *ctx, char *err, size_t errlen);
+/* An address in the object's dynamic section: some ld.so keep d_ptr as link-time offsets, glibc
+ * relocates most in place; both are accepted. */
+uintptr_t jpmpi_dyn_addr(const struct link_map *map, uint64_t value);
+
+/* ---- object.c: what a C level's file is ---- */
+/* 0 if `path` is an ELF shared library for this process's machine; else -1 and what it is in err
+ * ("no such file", "is a directory", "is not an ELF shared library (...)", "is an ELF for aarch64,
+ * not x86-64"). */
+int jpmpi_object_check(const char *path, char *err, size_t errlen);
+/* The first DT_NEEDED of the loaded object that is an MPI library other than `mpi` (it defines
+ * PMPI_Init), or NULL. */
+const char *jpmpi_object_other_mpi(struct link_map *map, struct link_map *mpi);
 
 #endif

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jpmpi.testsupport.BadFiles;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.IOException;
@@ -134,6 +135,83 @@ class DryRunIT {
         // From the environment too, when --tools is not given.
         refused(Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "/nonexistent/x.so"), "run", "--", "mpirun", OMPI_PINGPONG),
                 ExitCode.BAD_ENTRY, "'/nonexistent/x.so'");
+    }
+
+    /**
+     * A C tool that cannot work in the job is refused before anything starts, in the dispatcher's
+     * words (native-stubs' BadEntryIT): one line naming the item, status 67, no launcher run.
+     */
+    @Test
+    void cToolsThatCannotWorkInTheJob(@TempDir Path dir) {
+        Map<String, String> bad = Map.of(
+                BadFiles.directory(dir.resolve("dir.so")).toString(), "is a directory",
+                BadFiles.text(dir.resolve("libtext.so")).toString(), "is not an ELF shared library (no ELF header)",
+                BadFiles.fifo(dir.resolve("libfifo.so")).toString(), "is not a regular file",
+                BadFiles.foreignLibrary(dir.resolve("libarm.so"), BadFiles.AARCH64, true).toString(),
+                "is an ELF for aarch64, not x86-64",
+                BadFiles.foreignLibrary(dir.resolve("lib386.so"), BadFiles.I386, false).toString(),
+                "is an ELF for i386, not x86-64",
+                Impl.OPENMPI.file("libneedsgone.so"),
+                "needs libjpmpigone.so, which the dynamic loader does not find (LD_LIBRARY_PATH, the linker cache)");
+        bad.forEach((tool, why) -> refused(Cli.run("run", "--tools", "v," + tool, "--", "mpirun", OMPI_PINGPONG),
+                ExitCode.BAD_ENTRY, "tool list item 2 '" + tool + "': " + why));
+        // built with the other MPI's mpicc, both ways
+        refused(Cli.run("run", "--tools", Impl.MPICH.file("libcount.so"), "--", "mpirun", "-np", "2", OMPI_PINGPONG),
+                ExitCode.BAD_ENTRY, "item 1 '" + Impl.MPICH.file("libcount.so") + "': needs libmpich.so.12, another MPI"
+                        + " library than the program's libmpi.so.40 (build the tool with Open MPI's mpicc)");
+        refused(Cli.run("run", "--tools", Impl.OPENMPI.file("libcount.so"), "--", "mpiexec.hydra", "-n", "2",
+                MPICH_PINGPONG), ExitCode.BAD_ENTRY, "item 1 '" + Impl.OPENMPI.file("libcount.so") + "': needs"
+                        + " libmpi.so.40, another MPI library than the program's libmpich.so.12 (build the tool with"
+                        + " MPICH's mpicc)");
+    }
+
+    /** The same library through a symbolic link is one level: refused as the dispatcher would. */
+    @Test
+    void theSameLibraryThroughALink(@TempDir Path dir) throws IOException {
+        String count = Impl.OPENMPI.file("libcount.so");
+        Path link = Files.createSymbolicLink(dir.resolve("libalias.so"), Path.of(count));
+        refused(Cli.run("run", "--tools", count + "," + link, "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "tool list item 2 '" + link + "': the same file as item 1");
+    }
+
+    /** Item 65 is refused by the launcher with the dispatcher's limit, which is jpmpi.h's. */
+    @Test
+    void moreLevelsThanTheDispatcherHolds(@TempDir Path dir) throws IOException {
+        String header = Files.readString(Layout.current().home().resolve("include/jpmpi.h"));
+        assertTrue(header.contains("#define JPMPI_MAX_LEVELS " + EntryList.MAX_LEVELS + "\n"), header);
+        List<String> tools = new java.util.ArrayList<>();
+        for (int i = 1; i <= EntryList.MAX_LEVELS + 1; i++) {
+            tools.add(Files.copy(Path.of(Impl.OPENMPI.file("libcount.so")), dir.resolve("libc" + i + ".so")).toString());
+        }
+        refused(Cli.run("run", "--tools", String.join(",", tools), "--", "mpirun", OMPI_PINGPONG), ExitCode.BAD_ENTRY,
+                "tool list item 65 '" + tools.get(64) + "': more than 64 levels (JPMPI_MAX_LEVELS)");
+    }
+
+    /**
+     * A jar that cannot be a level, in the ranks' words (layering's BadJavaLevelIT): not a jar, a
+     * directory, a class its services file lists that is not there or not an interceptor. A
+     * constructor is never run here (JavaLevelFile says why): one that throws is the ranks' to report.
+     */
+    @Test
+    void jarsThatCannotBeLevels(@TempDir Path dir) throws IOException {
+        Map<String, String> bad = Map.of(
+                BadFiles.text(dir.resolve("text.jar")).toString(), "not a readable jar (zip END header not found)",
+                BadFiles.empty(dir.resolve("empty.jar")).toString(), "not a readable jar (zip file is empty)",
+                BadFiles.directory(dir.resolve("dir.jar")).toString(), "is a directory",
+                servicesOnly(dir.resolve("absent.jar"), "org.example.NotThere").toString(), "interceptor"
+                        + " org.example.NotThere, listed in " + EntryList.SERVICES + ", is not in the jar",
+                servicesOnly(dir.resolve("string.jar"), "java.lang.String").toString(), "interceptor java.lang.String"
+                        + " is not a subclass of io.jpmpi.layering.Interceptor");
+        bad.forEach((jar, why) -> refused(Cli.run("run", "--tools", jar, "--", "mpirun", OMPI_PINGPONG),
+                ExitCode.BAD_ENTRY, "tool list item 1 '" + jar + "': " + why));
+    }
+
+    private static Path servicesOnly(Path jar, String className) throws IOException {
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry(EntryList.SERVICES));
+            zip.write((className + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return jar;
     }
 
     /** A JAVA_HOME too old for jpmpi is passed over, and the launcher says so in one line. */

@@ -56,6 +56,21 @@ class LauncherIT {
         }
     }
 
+    /** A jar in a directory named with an emoji (a 4-byte UTF-8 character): a real run, counted on every rank. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void aJarUnderAnEmojiPathCounts(Impl impl) throws IOException {
+        Path dir = Files.createDirectories(Jpmpi.RUNS.resolve("\uD83D\uDE80"));
+        Path jar = Files.copy(Path.of(CommandLineTest.javaCounter()), dir.resolve("java-counter.jar"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Jpmpi.Result r = Jpmpi.run(run(List.of("--tools", jar.toString()), impl, 2, "pingpong", "3"));
+        assertEquals(0, r.exit(), r::describe);
+        for (int rank = 0; rank < 2; rank++) {
+            String line = "count java-counter rank " + rank + ": MPI_Send=3 MPI_Recv=3 MPI_Barrier=1 MPI_Allreduce=1";
+            assertEquals(1, (r.out() + r.err()).lines().filter(l -> l.startsWith(line)).count(), r::describe);
+        }
+    }
+
     static java.util.stream.Stream<Impl> openMpi() {
         return io.jpmpi.testsupport.MpiRun.implementations().filter(i -> i == Impl.OPENMPI);
     }

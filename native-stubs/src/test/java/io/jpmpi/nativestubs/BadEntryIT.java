@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jpmpi.testsupport.BadFiles;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
@@ -26,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Proves an unusable entry list stops every rank before the program's main runs, with one line
  * on stderr per rank naming the source variable, the item number and the item, and the reason:
- * a missing file, a file that is not a loadable library, a library defining no MPI function, an
+ * a missing file, a directory, a file that is not an ELF shared library, an ELF library of another
+ * machine (aarch64, i386), a tool built with the other MPI, a tool whose dependency the dynamic
+ * loader does not find, more than 64 levels, a library defining no MPI function, an
  * unknown keyword, an empty item, a missing .jar, a bare name not on the library
  * path, the MPI library itself, a library listed twice, `fort` placed twice, a bad item after
  * good ones. Each rank exits with 78 (JPMPI_EXIT_BAD_ENTRY); through the launcher the status is
@@ -36,6 +39,10 @@ class BadEntryIT {
     static final Path NOT_A_TOOL = MpiRun.RUNS_DIR.resolve("notatool.so");
     static final String LIBM = "/lib/x86_64-linux-gnu/libm.so.6";
     static final String MISSING = "/nonexistent/jpmpi/libnope.so";
+    static final Path DIRECTORY = MpiRun.RUNS_DIR.resolve("bad/dir.so");
+    static final Path AARCH64 = MpiRun.RUNS_DIR.resolve("bad/libaarch64.so");
+    static final Path FIFO = MpiRun.RUNS_DIR.resolve("bad/libfifo.so");
+    static final Path I386 = MpiRun.RUNS_DIR.resolve("bad/libi386.so");
     static final int RANKS = 2;
 
     /** A bad list: its items, and the message expected after "JPMPI_TOOLS_ENTRY" (a regex). */
@@ -50,7 +57,24 @@ class BadEntryIT {
             new Case("missing file", i -> MISSING,
                     i -> " item 1 '" + q(MISSING) + "': no such file"),
             new Case("not a library", i -> NOT_A_TOOL.toString(),
-                    i -> " item 1 '" + q(NOT_A_TOOL.toString()) + "': cannot be loaded: .+"),
+                    i -> " item 1 '" + q(NOT_A_TOOL.toString()) + "': is not an ELF shared library \\(no ELF header\\)"),
+            new Case("a directory", i -> DIRECTORY.toString(),
+                    i -> " item 1 '" + q(DIRECTORY.toString()) + "': is a directory"),
+            new Case("a FIFO", i -> FIFO.toString(), i -> " item 1 '" + q(FIFO.toString()) + "': is not a regular file"),
+            new Case("aarch64 library", i -> AARCH64.toString(),
+                    i -> " item 1 '" + q(AARCH64.toString()) + "': is an ELF for aarch64, not x86-64"),
+            new Case("i386 library", i -> I386.toString(),
+                    i -> " item 1 '" + q(I386.toString()) + "': is an ELF for i386, not x86-64"),
+            new Case("tool of the other MPI", i -> other(i).file("libcount.so"),
+                    i -> " item 1 '" + q(other(i).file("libcount.so")) + "': needs " + q(other(i).libmpi)
+                            + ", another MPI library than the program's " + q(i.libmpi) + " \\(build the tool with "
+                            + q(i.displayName) + "'s mpicc\\)"),
+            new Case("missing dependency", i -> i.file("libneedsgone.so"),
+                    i -> " item 1 '" + q(i.file("libneedsgone.so")) + "': needs libjpmpigone\\.so, which the dynamic"
+                            + " loader does not find \\(LD_LIBRARY_PATH, the linker cache\\)"),
+            new Case("more than 64 levels", i -> String.join(",", java.util.stream.IntStream.rangeClosed(1, 65)
+                    .mapToObj(n -> MISSING + n).toList()),
+                    i -> " item 65 '" + q(MISSING + 65) + "': more than 64 levels \\(JPMPI_MAX_LEVELS\\)"),
             new Case("defines no MPI function", i -> LIBM,
                     i -> " item 1 '" + q(LIBM) + "': defines no MPI function.*"),
             new Case("unknown keyword", i -> "foo=bar",
@@ -72,6 +96,11 @@ class BadEntryIT {
             new Case("bad item after good ones", i -> MpiRun.entry("v", i.file("libloga.so"), i.file("libcount.so"), MISSING),
                     i -> " item 4 '" + q(MISSING) + "': no such file"));
 
+    /** The MPI other than {@code impl}: the tool of the wrong-MPI case is built with it. */
+    private static Impl other(Impl impl) {
+        return impl == Impl.OPENMPI ? Impl.MPICH : Impl.OPENMPI;
+    }
+
     private static String q(String s) {
         return Pattern.quote(s);
     }
@@ -84,6 +113,10 @@ class BadEntryIT {
     static void makeNotATool() throws IOException {
         Files.createDirectories(NOT_A_TOOL.getParent());
         Files.writeString(NOT_A_TOOL, "this is a text file, not a shared library\n");
+        BadFiles.directory(DIRECTORY);
+        BadFiles.fifo(FIFO);
+        BadFiles.foreignLibrary(AARCH64, BadFiles.AARCH64, true);
+        BadFiles.foreignLibrary(I386, BadFiles.I386, false);
         assertTrue(Files.isRegularFile(Path.of(LIBM)), LIBM + " is missing");
     }
 

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +24,8 @@ public record EntryList(List<Item> items) {
     /** The services file that lists a Java level's interceptors. */
     public static final String SERVICES = "META-INF/services/io.jpmpi.layering.Interceptor";
     public static final Set<String> KEYWORDS = Set.of("v", "vv", "fort", "fortran", "preload");
+    /** How many levels the dispatcher holds: JPMPI_MAX_LEVELS of jpmpi.h (a test compares them). */
+    public static final int MAX_LEVELS = 64;
 
     public enum Kind {
         KEYWORD, C_TOOL, JAVA_LEVEL
@@ -57,6 +58,9 @@ public record EntryList(List<Item> items) {
                 items.add(new Item(w, Kind.KEYWORD, w));
                 continue;
             }
+            if (levels(items) == MAX_LEVELS) {
+                throw tooMany(where);
+            }
             Optional<BuiltinTools.Tool> builtin = BuiltinTools.byName(w);
             Integer before = firstPlace.putIfAbsent(builtin.isPresent() ? "tool " + w : "path " + w, i + 1);
             if (before != null) {
@@ -74,27 +78,37 @@ public record EntryList(List<Item> items) {
                         items.add(new Item(w, builtin.get().parts().get(k).kind(), part));
                     }
                 }
+                if (levels(items) > MAX_LEVELS) {
+                    throw tooMany(where);
+                }
                 continue;
             } else if (w.contains("/") || w.endsWith(".so") || w.endsWith(".jar")) {
-                path = Path.of(w).toAbsolutePath().normalize();
+                path = pathOf(w, where);
             } else {
                 path = findLibrary("lib" + w + ".so", env).orElseThrow(() -> new JpmpiException(ExitCode.BAD_ENTRY,
                         where + ": neither a built-in tool (" + String.join(", ", BuiltinTools.names())
                                 + ") nor a keyword nor lib" + w + ".so on LD_LIBRARY_PATH or in the linker cache"));
             }
-            if (!Files.isRegularFile(path)) {
+            if (!Files.exists(path)) {
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": no such file " + path);
             }
-            Integer samePath = firstPlace.putIfAbsent("file " + path, i + 1);
+            if (!Files.isRegularFile(path) && !Files.isDirectory(path)) {
+                // a FIFO or a device: reading it could block (each kind says "is a directory" itself)
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": is not a regular file");
+            }
+            Integer samePath = firstPlace.putIfAbsent("file " + realPath(path), i + 1);
             if (samePath != null && samePath != i + 1) {
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": the same file as item " + samePath + " (" + path
                         + "); a tool can be one level only");
             }
             if (path.toString().endsWith(".jar")) {
-                checkJar(path, where);
+                Optional<String> wrong = JavaLevelFile.whatIsWrong(path);
+                if (wrong.isPresent()) {
+                    throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": " + wrong.get());
+                }
                 items.add(new Item(w, Kind.JAVA_LEVEL, path.toString()));
             } else {
-                checkCTool(path, where);
+                checkCTool(path, impl, where);
                 items.add(new Item(w, Kind.C_TOOL, path.toString()));
             }
         }
@@ -142,24 +156,45 @@ public record EntryList(List<Item> items) {
         }
     }
 
-    private static void checkJar(Path jar, String where) throws JpmpiException {
-        List<String> classes;
+    /**
+     * The item as a path. A JVM in a locale whose charset is not UTF-8 (the C locale's is ASCII)
+     * cannot spell a path with other characters: it has lost them already, reading its arguments.
+     */
+    private static Path pathOf(String w, String where) throws JpmpiException {
         try {
-            classes = interceptorsOf(jar);
-        } catch (IOException e) {
-            throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": not a readable jar (" + e.getMessage() + ")");
-        }
-        if (classes.isEmpty()) {
-            throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": has no interceptor (a Java level lists its"
-                    + " io.jpmpi.layering.Interceptor subclasses in " + SERVICES + ")");
+            return Path.of(w).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": this JVM cannot spell the path in its file-system"
+                    + " encoding " + System.getProperty("sun.jnu.encoding") + " (run jpmpi in a UTF-8 locale, e.g."
+                    + " LANG=C.UTF-8; the ranks' locale does not matter)");
         }
     }
 
-    private static void checkCTool(Path lib, String where) throws JpmpiException {
-        byte[] magic = new byte[4];
-        try (InputStream in = Files.newInputStream(lib)) {
-            if (in.readNBytes(magic, 0, 4) < 4 || !Arrays.equals(magic, new byte[] {0x7f, 'E', 'L', 'F'})) {
-                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": not a shared library (no ELF header)");
+    private static int levels(List<Item> items) {
+        return (int) items.stream().filter(it -> it.kind != Kind.KEYWORD).count();
+    }
+
+    private static JpmpiException tooMany(String where) {
+        return new JpmpiException(ExitCode.BAD_ENTRY, where + ": more than " + MAX_LEVELS + " levels (JPMPI_MAX_LEVELS)");
+    }
+
+    /** The file itself, through links: the dispatcher's test for "the same library" is the loaded object. */
+    private static Path realPath(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path;
+        }
+    }
+
+    private static void checkCTool(Path lib, MpiImpl impl, String where) throws JpmpiException {
+        try {
+            Optional<String> wrong = CToolFile.whatIsWrong(lib);
+            if (wrong.isEmpty()) {
+                wrong = CToolFile.dependencyProblem(lib, impl);
+            }
+            if (wrong.isPresent()) {
+                throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": " + wrong.get());
             }
             Set<String> symbols = Toolchain.exportedSymbols(lib);
             if (symbols.stream().noneMatch(s -> s.startsWith("MPI_") || s.startsWith("mpi_"))) {

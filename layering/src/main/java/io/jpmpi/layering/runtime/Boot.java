@@ -19,9 +19,11 @@ public final class Boot {
      * {@code slotNames} are the names of the bridge's slots (the core makes them through JNI, faster
      * than reading them from native memory in the cold JVM; null: read them from the bridge);
      * {@code registered}: the core registered the bridge's call function as a JNI native method
-     * (otherwise it is called through a downcall handle).
+     * (otherwise it is called through a downcall handle); {@code jars[i]} is the path's bytes, and
+     * {@code fds[i]} a descriptor open on it, or -1 (see {@link LevelJar}).
      */
-    public static String start(long bridgeAddress, String[] slotNames, boolean registered, String[] jars, int[] levels) {
+    public static String start(long bridgeAddress, String[] slotNames, boolean registered, byte[][] jars, int[] levels,
+            int[] fds) {
         int current = -1;
         try {
             Bridge bridge = Bridge.init(bridgeAddress, slotNames, registered);
@@ -33,7 +35,7 @@ public final class Boot {
             LevelTable runtime = new LevelTable(bridge);
             for (int i = 0; i < jars.length; i++) {
                 current = levels[i];
-                runtime.levels.add(JavaLevel.load(runtime, levels[i], jars[i]));
+                runtime.levels.add(JavaLevel.load(runtime, levels[i], LevelJar.of(jars[i], fds[i])));
             }
             for (JavaLevel l : runtime.levels) {
                 current = l.index;

@@ -14,6 +14,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.zip.ZipFile;
 
 /**
  * One jar of the entry list: its class loader, its interceptors (found with ServiceLoader:
@@ -83,8 +85,16 @@ final class JavaLevel {
         }
     }
 
-    static JavaLevel load(LevelTable runtime, int index, String entry) throws LevelException {
-        Path jar = Path.of(entry); // the core has checked that it is there
+    static JavaLevel load(LevelTable runtime, int index, LevelJar levelJar) throws LevelException {
+        String entry = levelJar.entry();
+        Path jar = levelJar.path(); // the core has checked that it is there, and not a directory
+        // The launcher's words for a file that is not a jar (empty, text): ServiceLoader would find
+        // nothing in it and say "has no interceptor".
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            zip.size();
+        } catch (IOException e) {
+            throw new LevelException("not a readable jar (" + e.getMessage() + ")");
+        }
         LevelClassLoader loader;
         try {
             loader = new LevelClassLoader("level " + index + " '" + entry + "'", jar.toUri().toURL(),

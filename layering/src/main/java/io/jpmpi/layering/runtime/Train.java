@@ -11,6 +11,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -105,8 +106,8 @@ public final class Train {
         if (args.length != 1) {
             throw new IllegalArgumentException("usage: Train <training level jar>");
         }
-        String failure = Boot.start(b.address(), names.toArray(new String[0]), false, new String[] {args[0]},
-                new int[] {0});
+        String failure = Boot.start(b.address(), names.toArray(new String[0]), false,
+                new byte[][] {args[0].getBytes(StandardCharsets.UTF_8)}, new int[] {0}, new int[] {-1});
         if (failure != null) {
             throw new IllegalStateException("training start failed: " + failure);
         }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jpmpi.layering.tools.BrokenInit;
 import io.jpmpi.layering.tools.CountLevel;
+import io.jpmpi.layering.tools.ThrowingConstructor;
+import io.jpmpi.testsupport.BadFiles;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
@@ -26,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A Java level that cannot be used stops every rank at its first MPI call with one line naming
  * the entry and the reason, exit status 78, and the program's MPI work never starts: a jar with
- * no interceptor, an interceptor class that fails to load, a missing jar, no JDK, a JDK too old,
+ * no interceptor, an interceptor class that fails to load, one listed but absent, one whose
+ * constructor throws, a text file, an empty file or a directory named .jar, a missing jar, no JDK, a JDK too old,
  * no Java runtime classpath.
  */
 class BadJavaLevelIT {
@@ -63,12 +66,28 @@ class BadJavaLevelIT {
         String count = Jars.of("jcount", CountLevel.class);
         String empty = Jars.withoutServices("empty", CountLevel.class);
         String broken = Jars.of("broken", BrokenInit.class);
+        String absent = Jars.listingAbsent("absent", "io.jpmpi.layering.tools.NotThere");
+        String throwing = Jars.of("throwing", ThrowingConstructor.class);
+        String text = BadFiles.text(MpiRun.RUNS_DIR.resolve("bad/text.jar")).toString();
+        String empty0 = BadFiles.empty(MpiRun.RUNS_DIR.resolve("bad/empty.jar")).toString();
+        String dir = BadFiles.directory(MpiRun.RUNS_DIR.resolve("bad/dir.jar")).toString();
         List<Case> cases = new ArrayList<>(List.of(
                 new Case("no interceptor", run -> run.java().levels(empty),
                         e -> item(empty) + "has no interceptor: a Java level lists its classes .*META-INF/services/"
                                 + "io.jpmpi.layering.Interceptor"),
                 new Case("class fails to load", run -> run.java().levels(broken),
                         e -> item(broken) + "an interceptor cannot be loaded: .*BrokenInit.*broken on purpose.*"),
+                // the launcher's words (io.jpmpi.tools.JavaLevelFile) for what is not a jar at all
+                new Case("text file named .jar", run -> run.java().levels(text),
+                        e -> item(text) + "not a readable jar \\(zip END header not found\\)"),
+                new Case("empty file named .jar", run -> run.java().levels(empty0),
+                        e -> item(empty0) + "not a readable jar \\(zip file is empty\\)"),
+                new Case("directory named .jar", run -> run.java().levels(dir), e -> item(dir) + "is a directory"),
+                new Case("listed class absent", run -> run.java().levels(absent),
+                        e -> item(absent) + "an interceptor cannot be loaded: .*NotThere not found"),
+                new Case("constructor throws", run -> run.java().levels(throwing),
+                        e -> item(throwing) + "an interceptor cannot be loaded: .*ThrowingConstructor.*constructor broken"
+                                + " on purpose.*"),
                 new Case("missing jar", run -> run.java().levels(count + ".missing.jar"),
                         e -> item(count + ".missing.jar") + "no such file"),
                 new Case("no JDK", run -> run.levels(count).env("JAVA_HOME", "/nonexistent"),

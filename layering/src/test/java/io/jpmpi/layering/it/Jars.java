@@ -35,6 +35,22 @@ final class Jars {
         return write(name, List.of(classes), false);
     }
 
+    /** A jar whose services file lists {@code className}, a class that is not in it. */
+    static synchronized String listingAbsent(String name, String className) {
+        Path jar = DIR.resolve(name + ".jar");
+        try {
+            Files.createDirectories(DIR);
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+                out.putNextEntry(new JarEntry("META-INF/services/io.jpmpi.layering.Interceptor"));
+                out.write((className + "\n").getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return jar.toString();
+    }
+
     private static String write(String name, List<Class<?>> classes, boolean services) {
         Path jar = DIR.resolve(name + ".jar");
         try {

@@ -1,7 +1,6 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,7 +20,8 @@ public final class CountLevel extends Interceptor {
     private int rank = -1;
 
     private String name() {
-        String jar = Path.of(level().entry()).getFileName().toString();
+        // Not Path.of: an entry the JVM's file-system encoding cannot spell (a C locale) is still a name.
+        String jar = level().entry().substring(level().entry().lastIndexOf('/') + 1);
         return jar.substring(0, jar.length() - ".jar".length());
     }
 
