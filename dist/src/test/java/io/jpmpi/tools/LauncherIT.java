@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,12 +19,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * bin/jpmpi run with the real launchers: the launcher's exit status comes back, the variables
- * reach the ranks and not the launcher's own processes, and SIGTERM to jpmpi takes the job down.
+ * reach the ranks and not the launcher's own processes, and SIGTERM to jpmpi takes the job down
+ * (and still merges and reports the profile).
  */
 class LauncherIT {
     static List<String> launcher(Impl impl, int ranks) {
@@ -93,28 +97,10 @@ class LauncherIT {
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void variablesReachTheRanksOnlyAndSigtermStopsTheJob(Impl impl) throws Exception {
         String jar = Layout.current().javaCounterJar().orElseThrow().toString();
-        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
-        Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), Map.of(), run(List.of("--tools", jar), impl, 2, "hold", "600"))
-                .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.add(l);
-                }
-            } catch (IOException e) {
-                // the process went away
-            }
-        });
-        reader.start();
+        Held held = Held.start(impl, List.of("--tools", jar));
+        Process p = held.process();
+        List<String> lines = held.lines();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (lines.stream().filter(l -> l.contains(" ready pid ")).count() < 2) {
-                if (System.nanoTime() > deadline || !p.isAlive()) {
-                    fail("the job did not come up: " + lines + "\n" + Files.readString(dir.resolve("stderr.txt")));
-                }
-                Thread.sleep(50);
-            }
             List<Long> rankPids = lines.stream().filter(l -> l.contains(" ready pid "))
                     .map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
             List<ProcessHandle> tree = p.descendants().toList();
@@ -154,10 +140,78 @@ class LauncherIT {
             assertTrue(tree.stream().noneMatch(ProcessHandle::isAlive), () -> "left running after SIGTERM: "
                     + tree.stream().filter(ProcessHandle::isAlive).map(h -> h.pid() + " " + h.info().command().orElse("?")).toList());
         } finally {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+            held.end();
+        }
+    }
+
+    /** bin/jpmpi run OPTIONS -- launcher -n 2 hold 600, until both ranks say they are ready. */
+    record Held(Process process, List<String> lines, Path dir, Thread reader) {
+        static Held start(Impl impl, List<String> options) throws Exception {
+            Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
+            Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), Map.of(), run(options, impl, 2, "hold", "600"))
+                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();
+            List<String> lines = Collections.synchronizedList(new ArrayList<>());
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String l; (l = r.readLine()) != null; ) {
+                        lines.add(l);
+                    }
+                } catch (IOException e) {
+                    // the process went away
+                }
+            });
+            reader.start();
+            Held held = new Held(p, lines, dir, reader);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (lines.stream().filter(l -> l.contains(" ready pid ")).count() < 2) {
+                if (System.nanoTime() > deadline || !p.isAlive()) {
+                    held.end();
+                    fail("the job did not come up: " + lines + "\n" + Files.readString(dir.resolve("stderr.txt")));
+                }
+                Thread.sleep(50);
+            }
+            return held;
+        }
+
+        String stderr() throws IOException {
+            return Files.readString(dir.resolve("stderr.txt"));
+        }
+
+        void end() throws InterruptedException {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
             reader.join(10_000);
         }
+    }
+
+    /**
+     * SIGTERM or SIGINT to jpmpi while the job runs: the job is taken down, and before jpmpi ends
+     * the ranks' dumps are merged into a partial profile and its report is said, as when a job
+     * aborts. (Open MPI's ranks get SIGTERM from mpirun and dump; hydra passes the signal on too.)
+     */
+    @ParameterizedTest(name = "{0} SIG{1}")
+    @MethodSource("signals")
+    void aSignalledJpmpiStillMergesTheProfile(Impl impl, String signal) throws Exception {
+        Held held = Held.start(impl, List.of("--tools", "profile", "--output", "prof"));
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(held.process().pid())).start();
+            assertEquals(0, kill.waitFor());
+            assertTrue(held.process().waitFor(90, TimeUnit.SECONDS), "jpmpi did not stop after SIG" + signal);
+            int expected = 128 + (signal.equals("TERM") ? 15 : 2);
+            assertEquals(expected, held.process().exitValue(), "jpmpi's exit status after SIG" + signal);
+            Path prof = held.dir().resolve("prof");
+            String err = held.stderr();
+            assertTrue(Files.isRegularFile(prof.resolve("profile.json")), () -> "no profile.json\n" + err);
+            assertTrue(err.contains("jpmpi: profile: " + prof.resolve("report.txt")), err);
+            assertTrue(Files.readString(prof.resolve("profile.json")).contains("\"partial\": true")
+                    || Files.readString(prof.resolve("profile.json")).contains("\"partial\":true"), err);
+        } finally {
+            held.end();
+        }
+    }
+
+    static Stream<Arguments> signals() {
+        return MpiRun.implementations().flatMap(i -> Stream.of("TERM", "INT").map(sig -> Arguments.of(i, sig)));
     }
 
     /** /proc/PID/environ, or null if the process is gone. */

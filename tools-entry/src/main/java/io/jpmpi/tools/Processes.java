@@ -5,12 +5,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** Starting the commands jpmpi wraps. */
 public final class Processes {
     /** How long a launcher gets to take its job down after SIGTERM before it is killed. */
     static final long TERM_GRACE_SECONDS = 20;
+    /** How long jpmpi, told to stop, waits for the work after the job (merging the ranks' dumps). */
+    static final long AFTER_SECONDS = 60;
 
     private Processes() {
     }
@@ -22,9 +25,19 @@ public final class Processes {
      * its process tree is killed.
      */
     public static int runForeground(List<String> command, Map<String, String> extraEnv) throws JpmpiException {
+        return runForeground(command, extraEnv, () -> { });
+    }
+
+    /**
+     * As {@link #runForeground(List, Map)}, then {@code after} (the profile's merge and report) once
+     * the job has ended, whether it ended by itself or because jpmpi was told to stop: then jpmpi's
+     * own end waits for {@code after}, at most {@link #AFTER_SECONDS}.
+     */
+    public static int runForeground(List<String> command, Map<String, String> extraEnv, Runnable after)
+            throws JpmpiException {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().putAll(extraEnv);
-        return waitForwarding(start(pb, command));
+        return waitForwarding(start(pb, command), after);
     }
 
     /** Runs {@code command} with its output in files; at most {@code seconds}; returns its exit status or -1. */
@@ -81,22 +94,36 @@ public final class Processes {
         }
     }
 
-    private static int waitForwarding(Process p) {
-        Thread hook = new Thread(() -> stop(p), "jpmpi-forward-signal");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            int rc = p.waitFor();
+    private static int waitForwarding(Process p, Runnable after) {
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop(p);
             try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running: it has the job in hand
+                finished.await(AFTER_SECONDS, TimeUnit.SECONDS); // the JVM ends when this hook returns
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-            return rc;
+        }, "jpmpi-forward-signal");
+        Runtime.getRuntime().addShutdownHook(hook);
+        int rc;
+        try {
+            rc = p.waitFor();
         } catch (InterruptedException e) {
             stop(p);
             Thread.currentThread().interrupt();
-            return 128 + 2;
+            rc = 128 + 2;
         }
+        try {
+            after.run();
+        } finally {
+            finished.countDown();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // jpmpi is being stopped: the hook has waited for what came after the job
+        }
+        return rc;
     }
 
     /** SIGTERM to the launcher, then SIGKILL to whatever of its tree is left after the grace period. */

@@ -89,14 +89,14 @@ public final class RunCommand implements Callable<Integer> {
             ctx.out().flush();
             return ExitCode.OK.code;
         }
-        int rc = Processes.runForeground(job.command(), job.launcherEnv());
-        if (usesProfile(list)) {
-            Path dir = out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+        Path dir = !usesProfile(list) ? null
+                : out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+        // also when jpmpi is told to stop (SIGTERM, SIGINT): the ranks' dumps merged, the report said
+        return Processes.runForeground(job.command(), job.launcherEnv(), () -> {
             if (dir != null) {
                 ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
             }
-        }
-        return rc;
+        });
     }
 
     private static boolean usesProfile(String list) {
