@@ -301,8 +301,8 @@ public record AccountingRecord(String job, String user, String exe, String host,
 
         /**
          * The figures agree: core_h is ranks x wall_s / 3600 (within the rounding of both to 3 and 6
-         * decimals) and 0 or at least 0.000001 (so that rates per core-second stay finite), no more
-         * nodes than ranks, the start not after the end.
+         * decimals) and 0 or at least 0.000001 (so that rates per core-second stay finite), the start
+         * not after the end.
          */
         private void agree() throws FormatException {
             double expected = ranks * wallS / 3600;
@@ -313,9 +313,6 @@ public record AccountingRecord(String job, String user, String exe, String host,
             }
             if (coreH > 0 && coreH < 0.000001) {
                 throw new FormatException("core_h " + coreH + " is below 0.000001, the smallest written");
-            }
-            if (nodes > ranks) {
-                throw new FormatException("nodes " + nodes + " is more than ranks " + ranks);
             }
             if (start != null && start.isAfter(end)) {
                 throw new FormatException("start " + start + " is after end " + end);

@@ -83,7 +83,6 @@ class AccountingRecordTest {
         "{\"schema\":\"jpmpi-accounting-1\",\"hwc\":{\"events\":{\"cycles\":{\"total\":5,\"mpi\":6}}}}|hwc cycles.mpi 6 is more than its total 5",
         "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":3600,\"ranks\":4,\"core_h\":1e308,\"mpi_pct\":1}|core_h 1.0E308 is not ranks x wall_s / 3600 (4 x 3600.0 / 3600 = 4.0)",
         "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":0,\"ranks\":1,\"core_h\":1e-300,\"mpi_pct\":1}|core_h 1.0E-300 is below 0.000001, the smallest written",
-        "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":3600,\"ranks\":4,\"nodes\":5,\"core_h\":4,\"mpi_pct\":1}|nodes 5 is more than ranks 4",
         "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"start\":\"2026-02-02T00:00:00Z\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":3600,\"ranks\":4,\"core_h\":4,\"mpi_pct\":1}|start 2026-02-02T00:00:00Z is after end 2026-02-01T00:00:00Z",
     })
     void refusesWithAReason(String line, String why) {
