@@ -19,7 +19,8 @@ public enum ExitCode {
     INTERNAL(73, "a bug in jpmpi (please report it with the command line)"),
     BAD_PROFILE(74, "report: no profile in the directory, or one that cannot be read (truncated, malformed), or"
             + " its reports cannot be written"),
-    BAD_RECORDS(75, "accounting summary: a records file cannot be read (missing, a directory, not readable)");
+    BAD_RECORDS(75, "accounting summary: a records file cannot be read (missing, a directory, a FIFO or device,"
+            + " not readable)");
 
     public final int code;
     public final String meaning;

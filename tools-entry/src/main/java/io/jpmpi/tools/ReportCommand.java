@@ -94,7 +94,7 @@ public final class ReportCommand implements Callable<Integer> {
      * An I/O error as one line: the file and what went wrong ("/x/report.txt: directory not empty"),
      * not the exception's class.
      */
-    static String oneLine(IOException e) {
+    public static String oneLine(IOException e) {
         String m = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
         if (e instanceof FileSystemException f && f.getReason() == null) {
             // The NIO exceptions without a reason say it with their class: NoSuchFileException, ...

@@ -97,4 +97,38 @@ class AccountingSummaryTest {
         Cli u = Cli.run("accounting", "summary", "--by", "group", f.toString());
         assertEquals(ExitCode.USAGE.code, u.exit(), u::describe);
     }
+
+    /** Lines that would make wrong sums are named (FILE:LINE: why) and skipped like any line that is not a record. */
+    @Test
+    void hostileLinesAreNamedAndSkipped() throws IOException {
+        String good = Month.records().getFirst().toJson();
+        String twice = good.replace("\"core_h\":4,", "\"core_h\":4,\"core_h\":1033.5,");
+        String huge = good.replace("\"core_h\":4,", "\"core_h\":1e308,");
+        Path f = Files.writeString(dir.resolve("acct.jsonl"), good + "\n" + twice + "\n" + huge + "\n"
+                + "{" + "x".repeat(100_000) + "\n" + good + "\n");
+        Cli r = Cli.run("accounting", "summary", "--json", f.toString());
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals(List.of(f + ":2: a key twice: Duplicate field 'core_h'",
+                f + ":3: core_h 1.0E308 is not ranks x wall_s / 3600 (4 x 3600.0 / 3600 = 4.0)",
+                f + ":4: longer than 4096 characters, the most a record has",
+                "accounting summary: 3 lines skipped (not jpmpi-accounting-1 records)"), r.err().lines().toList());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(8.0, j.get("periods").get(0).get("core_h").asDouble(), r::describe);
+        assertEquals(20.0, j.get("periods").get(0).get("mpi_pct").asDouble(), r::describe);
+        assertTrue(j.get("periods").get(0).get("mpi_pct").isNumber(), r::describe);
+    }
+
+    @Test
+    void filesThatAreNotFiles() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Cli r = Cli.run("accounting", "summary", fifo.toString());
+        assertEquals(ExitCode.BAD_RECORDS.code, r.exit(), r::describe);
+        assertEquals("jpmpi: accounting summary: " + fifo + ": is not a regular file (a FIFO, socket or device), not"
+                + " an accounting file\n", r.err(), r::describe);
+        Path loop = Files.createSymbolicLink(dir.resolve("loop"), dir.resolve("loop"));
+        Cli l = Cli.run("accounting", "summary", loop.toString());
+        assertEquals(ExitCode.BAD_RECORDS.code, l.exit(), l::describe);
+        assertTrue(l.err().contains(loop + ": a loop of symbolic links"), l::describe);
+    }
 }

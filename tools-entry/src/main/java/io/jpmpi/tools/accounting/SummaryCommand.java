@@ -2,9 +2,11 @@ package io.jpmpi.tools.accounting;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.jpmpi.profilers.report.InputFile;
 import io.jpmpi.tools.Context;
 import io.jpmpi.tools.ExitCode;
 import io.jpmpi.tools.JpmpiException;
+import io.jpmpi.tools.ReportCommand;
 import io.jpmpi.tools.accounting.Summary.By;
 import io.jpmpi.tools.accounting.Summary.Group;
 import io.jpmpi.tools.accounting.Summary.Period;
@@ -12,7 +14,7 @@ import io.jpmpi.tools.accounting.Summary.Row;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -70,10 +72,7 @@ public final class SummaryCommand implements Callable<Integer> {
         Summary summary = new Summary(period, by, since);
         List<Records.Problem> problems = new ArrayList<>();
         for (Path f : files) {
-            if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
-                throw new JpmpiException(ExitCode.BAD_RECORDS, "accounting summary: " + f + ": "
-                        + (!Files.exists(f) ? "no such file" : Files.isDirectory(f) ? "a directory" : "not readable"));
-            }
+            check(f);
             try {
                 Records.read(f, summary::add, problems::add);
             } catch (IOException e) {
@@ -93,6 +92,20 @@ public final class SummaryCommand implements Callable<Integer> {
         ctx.out().print(json ? json(summary, problems.size()) : text(summary));
         ctx.out().flush();
         return ExitCode.OK.code;
+    }
+
+    /**
+     * A records file must be a readable regular file: a FIFO would block, a device never end, a
+     * directory or a link loop say nothing useful when read.
+     */
+    private static void check(Path f) throws JpmpiException {
+        try {
+            InputFile.check(f, "an accounting file", 0);
+        } catch (NoSuchFileException e) {
+            throw new JpmpiException(ExitCode.BAD_RECORDS, "accounting summary: " + f + ": no such file");
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.BAD_RECORDS, "accounting summary: " + ReportCommand.oneLine(e));
+        }
     }
 
     /** The table, one line per (period, key) and a total line per period. */
@@ -181,12 +194,23 @@ public final class SummaryCommand implements Callable<Integer> {
 
     private static void figures(JsonGenerator g, Row r) throws IOException {
         g.writeNumberField("jobs", r.jobs());
-        g.writeNumberField("core_h", r.coreHours());
-        g.writeNumberField("mpi_pct", r.mpiPercent());
-        if (Double.isNaN(r.instructionsPerSecond())) {
-            g.writeNullField("instructions_per_s");
+        number(g, "core_h", r.coreHours());
+        number(g, "mpi_pct", r.mpiPercent());
+        number(g, "instructions_per_s", r.instructionsPerSecond());
+    }
+
+    /**
+     * A number, or null for none (NaN): never jackson's "NaN" or "Infinity" strings. The records'
+     * figures are bounded, so their sums are finite; an infinite one would be a bug here.
+     */
+    private static void number(JsonGenerator g, String name, double v) throws IOException {
+        if (Double.isInfinite(v)) {
+            throw new IllegalStateException(name + " " + v);
+        }
+        if (Double.isNaN(v)) {
+            g.writeNullField(name);
         } else {
-            g.writeNumberField("instructions_per_s", r.instructionsPerSecond());
+            g.writeNumberField(name, v);
         }
     }
 

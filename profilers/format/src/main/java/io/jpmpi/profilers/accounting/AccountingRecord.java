@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -52,7 +53,11 @@ public record AccountingRecord(String job, String user, String exe, String host,
      * The writer leaves the counters out of a record that would be longer with them.
      */
     public static final int MAX_RECORD = 4096;
-    private static final JsonFactory JSON = JsonFactory.builder().build();
+    /** The longest wall time read: 1e9 s, about 31 years. */
+    public static final double MAX_WALL_S = 1e9;
+    /** A key twice in one object is refused, as profile.json's reader refuses it: which value would count? */
+    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     public AccountingRecord {
         Objects.requireNonNull(job);
@@ -208,6 +213,12 @@ public record AccountingRecord(String job, String user, String exe, String host,
             if (m != null && m.startsWith("Unexpected end-of-input")) {
                 throw new FormatException("truncated JSON");
             }
+            if (m != null && m.startsWith("Non-standard token")) {
+                throw new FormatException("NaN and Infinity are not JSON numbers");
+            }
+            if (m != null && m.startsWith("Duplicate")) {
+                throw new FormatException("a key twice: " + m.lines().findFirst().orElse(m));
+            }
             throw new FormatException("malformed JSON (" + (m == null ? "?" : m.lines().findFirst().orElse(m)) + ")");
         } catch (IOException e) {
             throw new FormatException("unreadable (" + e.getMessage() + ")");
@@ -244,7 +255,12 @@ public record AccountingRecord(String job, String user, String exe, String host,
                 case "mpi" -> mpi = text(name, v, p);
                 case "start" -> start = instant(name, v, p);
                 case "end" -> end = instant(name, v, p);
-                case "wall_s" -> wallS = nonNegative(name, v, p);
+                case "wall_s" -> {
+                    wallS = nonNegative(name, v, p);
+                    if (wallS > MAX_WALL_S) {
+                        throw new FormatException("wall_s " + wallS + " is more than " + MAX_WALL_S + " s");
+                    }
+                }
                 case "ranks" -> ranks = count(name, v, p);
                 case "nodes" -> nodes = count(name, v, p);
                 case "core_h" -> coreH = nonNegative(name, v, p);
@@ -257,12 +273,7 @@ public record AccountingRecord(String job, String user, String exe, String host,
                 case "top" -> top = top(v, p);
                 case "hwc" -> hwc = hwc(v, p);
                 case "acct_ms" -> acctMs = nonNegative(name, v, p);
-                case "samples" -> {
-                    samples = longValue(name, v, p);
-                    if (samples < 0) {
-                        throw new FormatException("samples " + samples + " is negative");
-                    }
-                }
+                case "samples" -> samples = longValue(name, v, p);
                 default -> p.skipChildren();
             }
         }
@@ -283,8 +294,29 @@ public record AccountingRecord(String job, String user, String exe, String host,
             if (ranks < 1) {
                 throw new FormatException("ranks " + ranks + " is not positive");
             }
+            agree();
             return new AccountingRecord(job, user, exe, host, mpi, start, end, wallS, ranks, nodes, coreH, mpiPct,
                     top, hwc, acctMs, samples);
+        }
+
+        /**
+         * The figures agree: core_h is ranks x wall_s / 3600 (within the rounding of both to 3 and 6
+         * decimals) and 0 or at least 0.000001 (so that rates per core-second stay finite), the start
+         * not after the end.
+         */
+        private void agree() throws FormatException {
+            double expected = ranks * wallS / 3600;
+            double slack = ranks * 0.0005 / 3600 + 0.0000005 + 1e-9 * expected;
+            if (Math.abs(coreH - expected) > slack) {
+                throw new FormatException("core_h " + coreH + " is not ranks x wall_s / 3600 (" + ranks + " x " + wallS
+                        + " / 3600 = " + expected + ")");
+            }
+            if (coreH > 0 && coreH < 0.000001) {
+                throw new FormatException("core_h " + coreH + " is below 0.000001, the smallest written");
+            }
+            if (start != null && start.isAfter(end)) {
+                throw new FormatException("start " + start + " is after end " + end);
+            }
         }
 
         private static String text(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
@@ -318,18 +350,23 @@ public record AccountingRecord(String job, String user, String exe, String host,
             if (v != JsonToken.VALUE_NUMBER_INT) {
                 throw new FormatException(name + " is not an integer");
             }
-            long n = p.getLongValue();
+            long n = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? -1 : p.getLongValue();
             if (n < 0 || n > Integer.MAX_VALUE) {
-                throw new FormatException(name + " " + n + " is out of range");
+                throw new FormatException(name + " " + p.getText() + " is out of range");
             }
             return (int) n;
         }
 
+        /** A non-negative integer that fits a long. */
         private static long longValue(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
-            if (v != JsonToken.VALUE_NUMBER_INT) {
-                throw new FormatException(name + " is not an integer");
+            if (v != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                throw new FormatException(name + " is not an integer from 0 to 2^63-1");
             }
-            return p.getLongValue();
+            long n = p.getLongValue();
+            if (n < 0) {
+                throw new FormatException(name + " " + n + " is negative");
+            }
+            return n;
         }
 
         private static List<Top> top(JsonToken v, JsonParser p) throws IOException, FormatException {
@@ -393,6 +430,9 @@ public record AccountingRecord(String job, String user, String exe, String host,
                         }
                         if (total < 0) {
                             throw new FormatException("hwc event " + event + " has no total");
+                        }
+                        if (mpi > total) {
+                            throw new FormatException("hwc " + event + ".mpi " + mpi + " is more than its total " + total);
                         }
                         events.put(event, new Event(total, mpi));
                     }

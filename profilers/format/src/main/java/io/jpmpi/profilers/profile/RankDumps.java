@@ -1,13 +1,19 @@
 package io.jpmpi.profilers.profile;
 
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileCheck;
+import io.jpmpi.profilers.report.ProfileFormatException;
+import io.jpmpi.profilers.report.ProfileJson;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -20,35 +26,105 @@ import java.util.regex.Pattern;
  * are listed as missing; any rank that did not reach MPI_Finalize makes the profile partial.
  */
 public final class RankDumps {
-    private static final Pattern NAME = Pattern.compile("rank-(\\d+)\\.bin");
+    /** A dump's name: its rank without leading zeros, below {@link ProfileJson#MAX_RANKS}. */
+    private static final Pattern NAME = Pattern.compile("rank-(0|[1-9][0-9]{0,6})\\.bin");
     /** At most this many partial reasons are listed one by one. */
     static final int MAX_REASONS = 20;
 
     private RankDumps() {
     }
 
-    /** Whether dir has rank dumps to merge. */
+    /** Whether dir has rank dumps to merge (or a ranks folder that cannot be listed: merge says why). */
     public static boolean present(Path dir) {
-        return !files(dir).isEmpty();
+        Path ranks = dir.resolve("ranks");
+        if (!Files.isDirectory(ranks)) {
+            return false;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(ranks, "rank-*.bin")) {
+            return ds.iterator().hasNext();
+        } catch (IOException | DirectoryIteratorException e) {
+            return true;
+        }
     }
 
+    /**
+     * The profile the dumps in {@code dir/ranks} make. Every dump is checked ({@link Snapshot#read}),
+     * and so are they together: named after the rank they hold, of one job (world size, functions,
+     * size buckets), sums that fit 64 bits; a file named {@code rank-*.bin} that is not
+     * {@code rank-<R>.bin} is refused, not left out. The profile is checked as the reader of
+     * profile.json checks one ({@link ProfileCheck}) before it is returned.
+     */
     public static Profile merge(Path dir) throws IOException {
-        TreeMap<Integer, Path> files = files(dir);
+        Path ranksDir = dir.resolve("ranks");
+        TreeMap<Integer, Path> files = files(ranksDir);
         if (files.isEmpty()) {
             throw new IOException("no profile.json and no rank dumps (ranks/rank-<R>.bin) in " + dir);
         }
         List<Snapshot> snaps = new ArrayList<>();
-        for (Path f : files.values()) {
-            snaps.add(Snapshot.read(f));
+        List<Path> paths = new ArrayList<>(files.values());
+        for (Map.Entry<Integer, Path> e : files.entrySet()) {
+            Snapshot s = Snapshot.read(e.getValue());
+            if (s.rank() != e.getKey()) {
+                throw new ProfileFormatException(e.getValue() + ": holds the figures of rank " + s.rank()
+                        + ", not of rank " + e.getKey() + " (its name)");
+            }
+            sameJob(paths.getFirst(), snaps.isEmpty() ? s : snaps.getFirst(), e.getValue(), s);
+            snaps.add(s);
         }
-        Snapshot first = snaps.getFirst();
-        int ranks = first.size();
-        for (Snapshot s : snaps) {
-            if (s.size() != ranks || s.names().length != first.names().length || s.rank() < 0) {
-                throw new IOException(dir.resolve("ranks") + ": rank dumps of different jobs (rank " + s.rank()
-                        + " of " + s.size() + " beside " + ranks + " ranks)");
+        checkSums(snaps, paths);
+        Profile p = profile(snaps);
+        try {
+            ProfileCheck.check(p);
+        } catch (ProfileCheck.Inconsistency e) {
+            throw new ProfileFormatException(ranksDir + ": the dumps make an inconsistent profile: " + e.getMessage());
+        }
+        return p;
+    }
+
+    /** Dumps of one job: the same world size, the same functions in the same order, the same size buckets. */
+    private static void sameJob(Path firstFile, Snapshot first, Path file, Snapshot s) throws ProfileFormatException {
+        String why = s.size() != first.size() ? "rank " + s.rank() + " of " + s.size() + " ranks, " + firstFile
+                + " of " + first.size()
+                : !Arrays.equals(s.names(), first.names()) ? "other functions than " + firstFile
+                : s.histograms()[0].length != first.histograms()[0].length ? "other size buckets than " + firstFile
+                : null;
+        if (why != null) {
+            throw new ProfileFormatException(file + ": " + why + " (dumps of different jobs or jpmpi versions?)");
+        }
+    }
+
+    /** The job's figures kept as 64-bit integers must fit: per function calls and bytes, all calls, the matrix. */
+    private static void checkSums(List<Snapshot> snaps, List<Path> paths) throws ProfileFormatException {
+        String[] names = snaps.getFirst().names();
+        int n = names.length;
+        long[] sums = new long[3 * n + 3];
+        for (int i = 0; i < snaps.size(); i++) {
+            Snapshot s = snaps.get(i);
+            long[] v = new long[sums.length];
+            for (int f = 0; f < n; f++) {
+                v[3 * f] = s.stats()[f][Snapshot.CALLS];
+                v[3 * f + 1] = s.stats()[f][Snapshot.SENT];
+                v[3 * f + 2] = s.stats()[f][Snapshot.RECV];
+            }
+            v[3 * n] = s.calls();
+            v[3 * n + 1] = Arrays.stream(s.messages()).sum();
+            v[3 * n + 2] = Arrays.stream(s.bytes()).sum();
+            for (int k = 0; k < sums.length; k++) {
+                try {
+                    sums[k] = Math.addExact(sums[k], v[k]);
+                } catch (ArithmeticException e) {
+                    String what = k < 3 * n ? names[k / 3] + (k % 3 == 0 ? " calls" : k % 3 == 1 ? " bytes sent"
+                            : " bytes received") : k == 3 * n ? "calls" : k == 3 * n + 1 ? "messages" : "bytes sent";
+                    throw new ProfileFormatException(paths.get(i) + ": with it, the ranks' " + what
+                            + " add up to more than 2^63-1");
+                }
             }
         }
+    }
+
+    private static Profile profile(List<Snapshot> snaps) {
+        Snapshot first = snaps.getFirst();
+        int ranks = first.size();
         Aggregate total = null;
         List<String> reasons = new ArrayList<>();
         Set<String> hosts = new HashSet<>();
@@ -92,21 +168,23 @@ public final class RankDumps {
                 List.of(messages), List.of(bytes));
     }
 
-    private static TreeMap<Integer, Path> files(Path dir) {
+    /** The dumps in {@code ranks} by rank; one named rank-*.bin but not rank-R.bin is refused. */
+    private static TreeMap<Integer, Path> files(Path ranks) throws IOException {
         TreeMap<Integer, Path> files = new TreeMap<>();
-        Path ranks = dir.resolve("ranks");
         if (!Files.isDirectory(ranks)) {
             return files;
         }
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(ranks, "rank-*.bin")) {
             for (Path p : ds) {
                 Matcher m = NAME.matcher(p.getFileName().toString());
-                if (m.matches()) {
-                    files.put(Integer.parseInt(m.group(1)), p);
+                if (!m.matches() || Integer.parseInt(m.group(1)) >= ProfileJson.MAX_RANKS) {
+                    throw new ProfileFormatException(p + ": not the name of a rank dump (rank-<R>.bin, R a rank from"
+                            + " 0 to " + (ProfileJson.MAX_RANKS - 1) + " without leading zeros)");
                 }
+                files.put(Integer.parseInt(m.group(1)), p);
             }
-        } catch (IOException | NumberFormatException e) {
-            return files;
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
         }
         return files;
     }

@@ -1,6 +1,9 @@
 package io.jpmpi.profilers.profile;
 
+import io.jpmpi.profilers.report.Histogram;
 import io.jpmpi.profilers.report.InputFile;
+import io.jpmpi.profilers.report.ProfileFormatException;
+import io.jpmpi.profilers.report.ProfileJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -8,8 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One rank's figures as the C recorder (profilers/profile/src/main/c/rec_snapshot.c) lays them out, read from
@@ -89,97 +94,248 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
     /** How the rank's recording ended. */
     public enum State {
-        RUNNING, FINALIZE, ABORT, EXIT, SIGNAL, FLUSH, FATAL;
-
-        static State of(int code) {
-            return code >= 0 && code < values().length ? values()[code] : RUNNING;
-        }
+        RUNNING, FINALIZE, ABORT, EXIT, SIGNAL, FLUSH, FATAL
     }
 
     /** The largest rank dump read: far above any real one (headers, ~650 functions, a 100 000-rank matrix row). */
     public static final long MAX_DUMP_BYTES = 256L << 20;
+    /** The slowest and the fastest clock believed (ticks per second): 1 MHz to 100 GHz. */
+    public static final double MIN_TICK_RATE = 1e6;
+    public static final double MAX_TICK_RATE = 1e11;
+    private static final int STATS = 6;
 
+    /**
+     * Reads and checks a rank dump; everything that is not one, or not one the recorder could have
+     * written, is a {@link ProfileFormatException}: the file, the offset and field, and why.
+     */
     public static Snapshot read(Path file) throws IOException {
         InputFile.check(file, "a rank dump", MAX_DUMP_BYTES);
         byte[] data = Files.readAllBytes(file);
         try {
             return parse(ByteBuffer.wrap(data));
-        } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
-            throw new IOException(file + ": not a jpmpi profile dump (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException e) {
+            throw new ProfileFormatException(file + ": " + e.getMessage());
         }
     }
 
-    /** Parses a snapshot; IllegalArgumentException if it is not one. */
+    /**
+     * Parses and checks a snapshot; an IllegalArgumentException whose message says where (offset and
+     * field) and why if it is not one the recorder could have written: every count below 2^63 and
+     * their sums too, times finite and below {@link ProfileJson#MAX_SECONDS}, a plausible clock
+     * rate, the shortest call no longer than the longest, no figures for a function never called.
+     */
     public static Snapshot parse(ByteBuffer in) {
-        ByteBuffer b = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        byte[] magic = new byte[8];
-        if (b.remaining() < HEADER) {
-            throw new IllegalArgumentException("shorter than its header");
+        ByteBuffer b = in.slice().order(ByteOrder.LITTLE_ENDIAN);
+        Header h = Header.read(b);
+        if (b.remaining() != h.bytes()) {
+            throw new IllegalArgumentException(b.remaining() + " bytes, " + (b.remaining() < h.bytes() ? "truncated"
+                    : "longer than a dump") + ": its header (" + h.nfunc + " functions, " + h.nbuckets
+                    + " size buckets, " + h.size + " ranks) makes " + h.bytes() + " bytes");
         }
-        int base = b.position();
-        b.get(base + MAGIC, magic);
-        if (!new String(magic, StandardCharsets.US_ASCII).equals("JPMPIPR1")) {
-            throw new IllegalArgumentException("bad magic");
-        }
-        int version = b.getInt(base + VERSION_AT);
-        int headerSize = b.getInt(base + HEADER_SIZE_AT);
-        int nfunc = b.getInt(base + NFUNC_AT);
-        int nbuckets = b.getInt(base + NBUCKETS_AT);
-        if (version != VERSION || headerSize != HEADER || nfunc <= 0 || nfunc > 4096 || nbuckets <= 0
-                || nbuckets > 64) {
-            throw new IllegalArgumentException("unsupported version " + version);
-        }
-        int rank = b.getInt(base + RANK_AT);
-        int size = b.getInt(base + SIZE_AT);
-        State state = State.of(b.getInt(base + STATE_AT));
-        int detail = b.getInt(base + DETAIL_AT);
-        long pid = b.getLong(base + PID_AT);
-        double tps = b.getDouble(base + TICKS_PER_SECOND_AT);
-        double perCall = b.getDouble(base + PER_CALL_AT);
-        long initUnixNs = b.getLong(base + INIT_UNIX_NS_AT);
-        long appTicks = b.getLong(base + APP_TICKS_AT);
-        long matrixRanks = b.getLong(base + MATRIX_RANKS_AT);
-        String host = text(b.position(base + HOST_AT), IMPL_AT - HOST_AT);
-        String impl = text(b.position(base + IMPL_AT), JOBID_AT - IMPL_AT);
-        String job = text(b.position(base + JOBID_AT), EXE_AT - JOBID_AT);
-        String exe = text(b.position(base + EXE_AT), 256);
-        if (matrixRanks < 0 || matrixRanks > (1 << 24) || size < 0 || rank < -1 || rank >= Math.max(size, 1)) {
-            throw new IllegalArgumentException("bad rank " + rank + " of " + size);
-        }
-        long need = HEADER + (long) nfunc * NAME + (long) nfunc * 48 + (long) nfunc * nbuckets * 8 + matrixRanks * 16;
-        if (in.remaining() < need) {
-            throw new IllegalArgumentException("truncated: " + in.remaining() + " of " + need + " bytes");
-        }
-        b.position(in.position() + HEADER);
-        String[] names = new String[nfunc];
-        for (int f = 0; f < nfunc; f++) {
-            names[f] = text(b, NAME);
-        }
-        long[][] stats = new long[nfunc][6];
-        for (int f = 0; f < nfunc; f++) {
-            for (int k = 0; k < 6; k++) {
-                stats[f][k] = b.getLong();
-            }
-        }
-        long[][] hist = new long[nfunc][nbuckets];
-        for (int f = 0; f < nfunc; f++) {
-            for (int k = 0; k < nbuckets; k++) {
-                hist[f][k] = b.getLong();
-            }
-        }
-        long[] messages = new long[(int) matrixRanks];
-        long[] bytes = new long[(int) matrixRanks];
-        for (int r = 0; r < matrixRanks; r++) {
-            messages[r] = b.getLong();
-            bytes[r] = b.getLong();
-        }
-        return new Snapshot(rank, size, state, detail, pid, tps, perCall, initUnixNs, appTicks, host, impl, job, exe,
-                names, stats, hist, messages, bytes);
+        b.position(HEADER);
+        String[] names = names(b, h.nfunc);
+        long[][] stats = stats(b, h, names);
+        long[][] hist = histograms(b, h, names, stats);
+        long[] messages = new long[h.size];
+        long[] bytes = new long[h.size];
+        matrix(b, messages, bytes);
+        return new Snapshot(h.rank, h.size, h.state, h.detail, h.pid, h.tps, h.perCall, h.initUnixNs, h.appTicks,
+                h.host, h.impl, h.job, h.exe, names, stats, hist, messages, bytes);
     }
 
-    private static String text(ByteBuffer b, int n) {
+    /** A problem at {@code offset} of the snapshot, in {@code field}. */
+    static IllegalArgumentException bad(long offset, String field, String why) {
+        return new IllegalArgumentException("offset " + offset + " (" + field + "): " + why);
+    }
+
+    /** The header's fields, each checked as it is read. */
+    private record Header(int nfunc, int nbuckets, int rank, int size, State state, int detail, long pid, double tps,
+                          double perCall, long initUnixNs, long appTicks, String host, String impl, String job,
+                          String exe) {
+        static Header read(ByteBuffer b) {
+            if (b.remaining() < HEADER) {
+                throw new IllegalArgumentException(b.remaining() + " bytes, shorter than a rank dump's " + HEADER
+                        + "-byte header");
+            }
+            byte[] magic = new byte[8];
+            b.get(MAGIC, magic);
+            if (!new String(magic, StandardCharsets.ISO_8859_1).equals("JPMPIPR1")) {
+                throw bad(MAGIC, "magic", "not a jpmpi rank dump (no \"JPMPIPR1\" at its start)");
+            }
+            intIn(b, VERSION_AT, "version", VERSION, VERSION);
+            intIn(b, HEADER_SIZE_AT, "header size", HEADER, HEADER);
+            int nfunc = intIn(b, NFUNC_AT, "number of functions", 1, ProfileJson.MAX_FUNCTIONS);
+            int nbuckets = intIn(b, NBUCKETS_AT, "number of size buckets", 1, Histogram.BUCKETS);
+            int size = intIn(b, SIZE_AT, "world size", 1, ProfileJson.MAX_RANKS);
+            int rank = intIn(b, RANK_AT, "world rank", 0, size - 1);
+            int code = b.getInt(STATE_AT);
+            if (code < 0 || code >= State.values().length) {
+                throw bad(STATE_AT, "state", code + " is no state the recorder writes (0 to "
+                        + (State.values().length - 1) + ")");
+            }
+            long pid = count(b, PID_AT, "pid");
+            double tps = b.getDouble(TICKS_PER_SECOND_AT);
+            if (!(tps >= MIN_TICK_RATE && tps <= MAX_TICK_RATE)) {
+                throw bad(TICKS_PER_SECOND_AT, "ticks per second", tps + " is not a plausible clock rate ("
+                        + MIN_TICK_RATE + " to " + MAX_TICK_RATE + ")");
+            }
+            double perCall = b.getDouble(PER_CALL_AT) + 0.0; // -0 is 0
+            if (!(perCall >= 0 && perCall <= ProfileJson.MAX_PER_CALL_NS)) {
+                throw bad(PER_CALL_AT, "cost per call", perCall + " ns is not from 0 to " + ProfileJson.MAX_PER_CALL_NS);
+            }
+            long init = count(b, INIT_UNIX_NS_AT, "start time");
+            long app = ticks(b, APP_TICKS_AT, "application time", tps);
+            long matrixRanks = b.getLong(MATRIX_RANKS_AT);
+            if (matrixRanks != size) {
+                throw bad(MATRIX_RANKS_AT, "matrix ranks", Long.toUnsignedString(matrixRanks)
+                        + ", not the world size " + size);
+            }
+            return new Header(nfunc, nbuckets, rank, size, State.values()[code], b.getInt(DETAIL_AT), pid, tps,
+                    perCall, init, app, text(b, HOST_AT, IMPL_AT - HOST_AT), text(b, IMPL_AT, JOBID_AT - IMPL_AT),
+                    text(b, JOBID_AT, EXE_AT - JOBID_AT), text(b, EXE_AT, 256));
+        }
+
+        /** The snapshot's size in bytes (at most ~4 GiB: the counts are bounded). */
+        long bytes() {
+            return HEADER + (long) nfunc * NAME + (long) nfunc * STATS * 8 + (long) nfunc * nbuckets * 8
+                    + (long) size * 16;
+        }
+
+        private static int intIn(ByteBuffer b, int at, String field, int lo, int hi) {
+            int v = b.getInt(at);
+            if (v < lo || v > hi) {
+                throw bad(at, field, v + (lo == hi ? ", this jpmpi reads " + lo : " is not from " + lo + " to " + hi));
+            }
+            return v;
+        }
+
+        private static long ticks(ByteBuffer b, int at, String field, double tps) {
+            long t = count(b, at, field);
+            if (t / tps > ProfileJson.MAX_SECONDS) {
+                throw bad(at, field, t + " ticks at " + tps + " per second is more than " + ProfileJson.MAX_SECONDS
+                        + " s");
+            }
+            return t;
+        }
+    }
+
+    /** An unsigned 64-bit count, which must be below 2^63 (a long). */
+    private static long count(ByteBuffer b, int at, String field) {
+        long v = b.getLong(at);
+        if (v < 0) {
+            throw bad(at, field, Long.toUnsignedString(v) + " is more than 2^63-1");
+        }
+        return v;
+    }
+
+    private static String[] names(ByteBuffer b, int nfunc) {
+        String[] names = new String[nfunc];
+        Set<String> seen = new HashSet<>();
+        for (int f = 0; f < nfunc; f++) {
+            int at = b.position();
+            names[f] = text(b, at, NAME);
+            b.position(at + NAME);
+            if (names[f].isEmpty() || !seen.add(names[f])) {
+                throw bad(at, "name of function " + f, names[f].isEmpty() ? "empty"
+                        : "\"" + names[f] + "\" appears twice");
+            }
+        }
+        return names;
+    }
+
+    /** The per-function figures: calls, ticks, shortest, longest, bytes sent, received. */
+    private static long[][] stats(ByteBuffer b, Header h, String[] names) {
+        long[][] stats = new long[h.nfunc][STATS];
+        long[] totals = new long[STATS];
+        for (int f = 0; f < h.nfunc; f++) {
+            int at = b.position();
+            long[] s = stats[f];
+            for (int k = 0; k < STATS; k++) {
+                s[k] = count(b, at + 8 * k, names[f] + " " + STAT_NAMES[k]);
+                totals[k] = sum(totals[k], s[k], at + 8 * k, "all functions' " + STAT_NAMES[k]);
+            }
+            b.position(at + STATS * 8);
+            check(h, names[f], at, s);
+        }
+        if (totals[TICKS] / h.tps > ProfileJson.MAX_SECONDS) {
+            throw bad(HEADER + (long) h.nfunc * NAME, "ticks", "all functions' " + totals[TICKS] + " ticks at " + h.tps
+                    + " per second are more than " + ProfileJson.MAX_SECONDS + " s");
+        }
+        return stats;
+    }
+
+    private static final String[] STAT_NAMES = {"calls", "ticks", "shortest call", "longest call", "bytes sent",
+        "bytes received"};
+
+    /** One function's figures agree with each other. */
+    private static void check(Header h, String name, int at, long[] s) {
+        if (s[CALLS] == 0) {
+            for (int k = 1; k < STATS; k++) {
+                if (s[k] != 0) {
+                    throw bad(at + 8L * k, name + " " + STAT_NAMES[k], s[k] + " for a function never called");
+                }
+            }
+            return;
+        }
+        if (s[MIN] > s[MAX] || s[MAX] > s[TICKS]) {
+            int k = s[MIN] > s[MAX] ? MIN : MAX;
+            throw bad(at + 8L * k, name + " " + STAT_NAMES[k], s[k] + " ticks is more than the "
+                    + (k == MIN ? "longest call's " + s[MAX] : "total's " + s[TICKS]));
+        }
+        if (s[TICKS] / h.tps > ProfileJson.MAX_SECONDS) {
+            throw bad(at + 8L * TICKS, name + " ticks", s[TICKS] + " ticks at " + h.tps + " per second is more than "
+                    + ProfileJson.MAX_SECONDS + " s");
+        }
+    }
+
+    /** The size histograms: no function has more calls in them than it has calls. */
+    private static long[][] histograms(ByteBuffer b, Header h, String[] names, long[][] stats) {
+        long[][] hist = new long[h.nfunc][h.nbuckets];
+        for (int f = 0; f < h.nfunc; f++) {
+            long total = 0;
+            for (int k = 0; k < h.nbuckets; k++) {
+                int at = b.position();
+                hist[f][k] = count(b, at, names[f] + " size bucket " + k);
+                b.position(at + 8);
+                total = sum(total, hist[f][k], at, names[f] + " size buckets");
+                if (total > stats[f][CALLS]) {
+                    throw bad(at, names[f] + " size bucket " + k, "more calls in the size buckets than the "
+                            + stats[f][CALLS] + " calls");
+                }
+            }
+        }
+        return hist;
+    }
+
+    /** The rank's row of the matrix: messages and bytes to each world rank; no bytes without a message. */
+    private static void matrix(ByteBuffer b, long[] messages, long[] bytes) {
+        long[] totals = new long[2];
+        for (int r = 0; r < messages.length; r++) {
+            int at = b.position();
+            messages[r] = count(b, at, "messages to rank " + r);
+            bytes[r] = count(b, at + 8, "bytes to rank " + r);
+            b.position(at + 16);
+            totals[0] = sum(totals[0], messages[r], at, "messages to all ranks");
+            totals[1] = sum(totals[1], bytes[r], at + 8, "bytes to all ranks");
+            if (messages[r] == 0 && bytes[r] != 0) {
+                throw bad(at + 8, "bytes to rank " + r, bytes[r] + " without a message");
+            }
+        }
+    }
+
+    /** {@code a + v}, which must stay below 2^63. */
+    private static long sum(long a, long v, long at, String what) {
+        try {
+            return Math.addExact(a, v);
+        } catch (ArithmeticException e) {
+            throw bad(at, what, "add up to more than 2^63-1");
+        }
+    }
+
+    /** The NUL-terminated UTF-8 text in the {@code n} bytes at {@code at}. */
+    private static String text(ByteBuffer b, int at, int n) {
         byte[] raw = new byte[n];
-        b.get(raw);
+        b.get(at, raw);
         int end = 0;
         while (end < n && raw[end] != 0) {
             end++;

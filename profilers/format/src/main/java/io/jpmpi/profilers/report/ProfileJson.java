@@ -35,6 +35,13 @@ public final class ProfileJson {
     public static final int MAX_FUNCTIONS = 4096;
     /** The largest number of blocks read (blocks.first_rank). */
     public static final int MAX_BLOCKS = 1024;
+    /**
+     * The longest time of one rank read (its application time, its time in one function, one call):
+     * 1e9 s, about 31 years. Sums over ranks may be up to {@link #MAX_RANKS} times as long.
+     */
+    public static final double MAX_SECONDS = 1e9;
+    /** The largest cost of recording one call read, in ns (a real one is a few ns). */
+    public static final double MAX_PER_CALL_NS = 1e6;
     /** The deepest nesting of arrays and objects read (the schema needs 5). */
     public static final int MAX_NESTING = 32;
     /** The longest string value read, in chars. */

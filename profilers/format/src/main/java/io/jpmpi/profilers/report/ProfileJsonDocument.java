@@ -13,9 +13,13 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The walk over one profile.json document that {@link ProfileJsonReader} starts: every key known,
@@ -50,6 +54,9 @@ final class ProfileJsonDocument {
     private static final String[] BLOCKS = {"first_rank", "app_s", "mpi_s", "messages", "bytes"};
     private static final String[] RANK_ROW = {"rank", "host", "pid", "app_s", "mpi_s", "calls", "partial"};
     private static final String[] MATRIX = {"messages", "bytes"};
+    /** The top-level keys whose members' places are noted. */
+    private static final Set<String> MARKED = Set.of("job", "summary", "overhead", "functions", "histogram", "blocks");
+    private static final Pattern ROW = Pattern.compile("rank_rows\\[(\\d{1,7})]");
 
     /** One document's reading: the parser, the path to the current value (for messages), what is known so far. */
     static final class Reader {
@@ -59,6 +66,10 @@ final class ProfileJsonDocument {
         private final int[] pathIndexes = new int[16];
         private int depth;
         private int ranks;
+        /** Where the objects and arrays near the top start, for {@link ProfileCheck}'s messages. */
+        private final Map<String, JsonLocation> places = new HashMap<>();
+        /** The line each rank row starts on. */
+        private final IntList rowLines = new IntList();
 
         Reader(String source, JsonParser p) {
             this.source = source;
@@ -112,9 +123,41 @@ final class ProfileJsonDocument {
             if (p.nextToken() != null) {
                 throw error("unexpected content after the end of the profile");
             }
-            return new Profile(Profile.SCHEMA, partial[0], List.copyOf(reasons), job[0], ranks, summary[0], overhead[0],
-                    List.copyOf(functions), histogram[0], blocks[0], List.copyOf(rows), matrix.get(0),
+            Profile profile = new Profile(Profile.SCHEMA, partial[0], List.copyOf(reasons), job[0], ranks, summary[0],
+                    overhead[0], List.copyOf(functions), histogram[0], blocks[0], List.copyOf(rows), matrix.get(0),
                     matrix.get(1));
+            try {
+                ProfileCheck.check(profile);
+            } catch (ProfileCheck.Inconsistency e) {
+                throw new ProfileFormatException(source + ": " + locate(e.path()) + e.getMessage());
+            }
+            return profile;
+        }
+
+        /** Notes where the value just entered starts, if it is near the top. */
+        private void mark() {
+            String top = pathKeys[0];
+            if (depth == 2 && "rank_rows".equals(top)) {
+                rowLines.add(p.currentTokenLocation().getLineNr());
+            } else if (depth == 1 || depth == 2 && MARKED.contains(top)) {
+                places.put(path(), p.currentTokenLocation());
+            }
+        }
+
+        /** "line L, column C: " of the value at {@code path} or the nearest enclosing one noted. */
+        private String locate(String path) {
+            for (String at = path; !at.isEmpty(); at = at.substring(0, Math.max(0, Math.max(at.lastIndexOf('.'),
+                    at.lastIndexOf('['))))) {
+                Matcher row = ROW.matcher(at);
+                if (row.matches() && Integer.parseInt(row.group(1)) < rowLines.size()) {
+                    return "line " + rowLines.get(Integer.parseInt(row.group(1))) + ": ";
+                }
+                JsonLocation l = places.get(at);
+                if (l != null) {
+                    return where(l);
+                }
+            }
+            return "";
         }
 
         private void schema() throws IOException {
@@ -398,6 +441,7 @@ final class ProfileJsonDocument {
                 int k = indexOf(keys, key);
                 next();
                 enter(key);
+                mark();
                 field.read(k);
                 if (k < 0) {
                     p.skipChildren();
@@ -428,6 +472,7 @@ final class ProfileJsonDocument {
                     throw error(quote(path()) + " has more than " + max + " " + what);
                 }
                 enterIndex(n);
+                mark();
                 element.read(n);
                 leave();
                 n++;
@@ -500,7 +545,7 @@ final class ProfileJsonDocument {
             if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                 double d = p.getDoubleValue();
                 if (Double.isFinite(d) && d >= 0) {
-                    return d;
+                    return d + 0.0; // -0 is 0
                 }
             }
             throw expected("a finite non-negative number");

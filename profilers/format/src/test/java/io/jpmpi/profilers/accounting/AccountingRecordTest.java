@@ -52,7 +52,7 @@ class AccountingRecordTest {
     @Test
     void minimalAndUnknownFields() throws Exception {
         AccountingRecord r = AccountingRecord.parse("{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\","
-                + "\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":1,\"ranks\":2,\"core_h\":0.5,"
+                + "\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":900,\"ranks\":2,\"core_h\":0.5,"
                 + "\"mpi_pct\":0,\"later\":{\"x\":[1,2]}}");
         assertNull(r.hwc());
         assertNull(r.start());
@@ -74,6 +74,16 @@ class AccountingRecordTest {
         "{\"schema\":\"jpmpi-accounting-1\",\"core_h\":-1}|core_h -1 is negative or not finite",
         "{\"schema\":\"jpmpi-accounting-1\"} {}|text after the record",
         "{\"schema\":\"jpmpi-accounting-1\",\"top\":[[\"MPI_Send\"]]}|top seconds is not a number",
+        "{\"schema\":\"jpmpi-accounting-1\",\"core_h\":1,\"core_h\":30}|a key twice: Duplicate field 'core_h'",
+        "{\"schema\":\"jpmpi-accounting-1\",\"wall_s\":1e308}|wall_s 1.0E308 is more than 1.0E9 s",
+        "{\"schema\":\"jpmpi-accounting-1\",\"wall_s\":NaN}|NaN and Infinity are not JSON numbers",
+        "{\"schema\":\"jpmpi-accounting-1\",\"core_h\":1e999}|core_h 1e999 is negative or not finite",
+        "{\"schema\":\"jpmpi-accounting-1\",\"ranks\":99999999999999999999}|ranks 99999999999999999999 is out of range",
+        "{\"schema\":\"jpmpi-accounting-1\",\"top\":[[\"MPI_Send\",1,-5]]}|top calls -5 is negative",
+        "{\"schema\":\"jpmpi-accounting-1\",\"hwc\":{\"events\":{\"cycles\":{\"total\":5,\"mpi\":6}}}}|hwc cycles.mpi 6 is more than its total 5",
+        "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":3600,\"ranks\":4,\"core_h\":1e308,\"mpi_pct\":1}|core_h 1.0E308 is not ranks x wall_s / 3600 (4 x 3600.0 / 3600 = 4.0)",
+        "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":0,\"ranks\":1,\"core_h\":1e-300,\"mpi_pct\":1}|core_h 1.0E-300 is below 0.000001, the smallest written",
+        "{\"schema\":\"jpmpi-accounting-1\",\"job\":\"j\",\"user\":\"u\",\"exe\":\"e\",\"start\":\"2026-02-02T00:00:00Z\",\"end\":\"2026-02-01T00:00:00Z\",\"wall_s\":3600,\"ranks\":4,\"core_h\":4,\"mpi_pct\":1}|start 2026-02-02T00:00:00Z is after end 2026-02-01T00:00:00Z",
     })
     void refusesWithAReason(String line, String why) {
         AccountingRecord.FormatException e = assertThrows(AccountingRecord.FormatException.class,

@@ -164,11 +164,14 @@ class ProfileJsonTest {
 
     @Test
     void piecesAreAsciiSoTheirLengthIsTheirSizeInBytes() throws IOException {
-        Profile p = Fixtures.withJob(Fixtures.fourRanks(), new Job("j\u00e9b", "/home/m\u00e9/\uD83D\uDE80 halo\u0001\"\\",
-                "mpi \u2014 x", 1, "2026", 1));
+        Profile p0 = Fixtures.fourRanks();
+        Profile p = Fixtures.withJob(p0, new Job("j\u00e9b", "/home/m\u00e9/\uD83D\uDE80 halo\u0001\"\\",
+                "mpi \u2014 x", 1, "2026-11-21T10:00:00Z", p0.job().wallSeconds()));
         List<Profile.RankRow> rows = new ArrayList<>(p.rankRows());
-        rows.set(1, new Profile.RankRow(1, "n\u0153ud-\uD800", 1, 1, 1, 1, "t\u00e9\n"));
-        p = Fixtures.withRows(p, rows);
+        Profile.RankRow r1 = rows.get(1);
+        rows.set(1, new Profile.RankRow(1, "n\u0153ud-\uD800", 1, r1.appSeconds(), r1.mpiSeconds(), r1.calls(),
+                "t\u00e9\n"));
+        p = Fixtures.withReasons(Fixtures.withRows(p, rows), List.of("rank 1: t\u00e9\n"));
         String json = text(p);
         for (int i = 0; i < json.length(); i++) {
             assertTrue(json.charAt(i) < 0x80, () -> "non-ASCII in " + json);
@@ -220,12 +223,13 @@ class ProfileJsonTest {
     @Test
     void nanAndInfinityAreWrittenAsZero() throws IOException {
         Profile p = Fixtures.fourRanks();
-        Profile.Overhead o = new Profile.Overhead(Double.NaN, 5, Double.POSITIVE_INFINITY);
+        long calls = p.overhead().calls();
+        Profile.Overhead o = new Profile.Overhead(Double.NaN, calls, Double.POSITIVE_INFINITY);
         Profile q = new Profile(p.schema(), p.partial(), p.partialReasons(), p.job(), p.ranks(), p.summary(), o,
                 p.functions(), p.histogram(), p.blocks(), p.rankRows(), p.messages(), p.bytes());
         String json = text(q);
-        assertTrue(json.contains("\"overhead\":{\"per_call_ns\":0,\"calls\":5,\"total_s\":0}"), json);
-        assertEquals(new Profile.Overhead(0, 5, 0), parse(json).overhead());
+        assertTrue(json.contains("\"overhead\":{\"per_call_ns\":0,\"calls\":" + calls + ",\"total_s\":0}"), json);
+        assertEquals(new Profile.Overhead(0, calls, 0), parse(json).overhead());
     }
 
     @Test
@@ -516,6 +520,44 @@ class ProfileJsonTest {
                 .contains("must list at least one block"));
         String m = refused(json.replaceFirst("\"messages\":\\[\n\\[0,", "\"messages\":[\n["));
         assertTrue(m.contains("\"blocks.messages[0]\" has 3 values, \"blocks.first_rank\" 4 blocks"), m);
+    }
+
+    /** Values each well-formed that disagree with the others: refused, naming the value, its line and the other. */
+    @Test
+    void figuresMustAgree() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        String m = refused(json.replaceFirst("\"min_call_s\":[0-9.E-]+", "\"min_call_s\":1"));
+        assertEquals(NAME + ": line 9, column 1: \"functions[0].min_call_s\" is 1.0, more than \"max_call_s\""
+                + " (0.08681246589586541)", m);
+        m = refused(edit(json, "{\"rank\":1,\"host\":\"node1\",\"pid\":40001,\"app_s\":",
+                "{\"rank\":1,\"host\":\"node1\",\"pid\":40001,\"app_s\":1e308,\"x\":"));
+        assertTrue(m.matches(NAME + ": line \\d+: \"rank_rows\\[1]\\.app_s\" is 1\\.0E308, more than"
+                + " \"summary\\.app_s\\.max\" \\(12\\.47\\d+\\)"), m);
+        assertTrue(refused(edit(json, "\"start\":\"2026-11-21T10:00:00Z\"", "\"start\":\"yesterday\""))
+                .endsWith("\"job.start\" is \"yesterday\", not an ISO-8601 time (2026-11-21T10:00:00Z)"));
+        m = refused(edit(json, "\"overhead\":{\"per_call_ns\":14.2,\"calls\":4816,",
+                "\"overhead\":{\"per_call_ns\":14.2,\"calls\":4817,"));
+        assertTrue(m.endsWith("\"overhead.calls\" is 4817.0, not 4816.0 (\"summary.calls.sum\")"), m);
+        m = refused(edit(json, "\"name\":\"MPI_Waitall\",\"calls\":800,", "\"name\":\"MPI_Waitall\",\"calls\":801,"));
+        assertTrue(m.endsWith("\"functions[0].per_rank.calls.sum\" is 800.0, not 801.0 (\"functions[0].calls\")"), m);
+        m = refused(edit(json, "\"histogram\":[812,", "\"histogram\":[813,"));
+        assertTrue(m.endsWith("\"histogram[0]\" is 813.0, not 812.0 (the functions' histogram[0] added up)"), m);
+        m = refused(json.replaceFirst("\"wall_s\":[0-9.E-]+", "\"wall_s\":1"));
+        assertTrue(m.contains("\"summary.app_s.max\" is 12.47"), m);
+        assertTrue(m.endsWith("more than \"job.wall_s\" (1.0)"), m);
+        m = refused(json.replaceFirst("\"wall_s\":[0-9.E-]+", "\"wall_s\":1e300"));
+        assertTrue(m.endsWith("\"job.wall_s\" is 1.0E300, more than the longest time allowed (1.0E9)"), m);
+        m = refused(edit(json, "\"partial\":false", "\"partial\":false,\"partial_reasons\":[\"rank 1: x\"],\"y\":0"));
+        assertTrue(m.contains("Duplicate") || m.contains("\"partial_reasons\" lists reasons"), m);
+    }
+
+    @Test
+    void minusZeroIsZero() throws IOException {
+        String json = text(Fixtures.fourRanks());
+        String minus = json.replace("\"cv\":0}", "\"cv\":-0}");
+        assertNotEquals(json, minus);
+        // Equal records: their doubles compare as Double.compare does, which tells -0.0 from 0.0.
+        assertEquals(Fixtures.fourRanks(), parse(minus));
     }
 
     @Test

@@ -1,0 +1,185 @@
+package io.jpmpi.profilers.profile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.jpmpi.profilers.report.FunctionProfile;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileFormatException;
+import io.jpmpi.profilers.report.ProfileJson;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rank dumps merged into a profile, and every dump the recorder could not have written refused with one line. */
+class RankDumpsTest {
+    private static final int RANKS = 4;
+
+    @TempDir
+    Path dir;
+
+    /** The message the dumps, rank 1's changed by {@code edit}, are refused with; it names {@code file}. */
+    private String refused(String file, Consumer<ByteBuffer> edit) throws IOException {
+        Path ranks = Dumps.writeAll(dir, RANKS);
+        ByteBuffer b = ByteBuffer.wrap(Dumps.dump(1, RANKS)).order(ByteOrder.LITTLE_ENDIAN);
+        edit.accept(b);
+        Files.write(ranks.resolve("rank-1.bin"), b.array());
+        return refused(ranks.resolve(file));
+    }
+
+    private String refused(Path file) {
+        try {
+            Profile p = RankDumps.merge(dir);
+            return fail("merged: " + p.functions());
+        } catch (ProfileFormatException e) {
+            String m = e.getMessage();
+            assertTrue(m.startsWith(file + ": "), m);
+            assertFalse(m.contains("\n"), m);
+            return m.substring(file.toString().length() + 2);
+        } catch (Throwable t) {
+            return fail("expected a ProfileFormatException, got " + t, t);
+        }
+    }
+
+    @Test
+    void goodDumpsMakeAProfileTheReaderTakes() throws IOException {
+        Dumps.writeAll(dir, RANKS);
+        Profile p = RankDumps.merge(dir);
+        assertEquals(RANKS, p.ranks());
+        assertFalse(p.partial());
+        assertEquals(6, p.functions().size(), "MPI_Bcast was never called");
+        FunctionProfile isend = p.functions().stream().filter(f -> f.name().equals("MPI_Isend")).findFirst()
+                .orElseThrow();
+        assertEquals(RANKS * 400, isend.calls());
+        assertEquals(RANKS * 400 * 65536L, isend.bytesSent());
+        Path json = dir.resolve("profile.json");
+        ProfileJson.write(p, json);
+        assertEquals(p, ProfileJson.read(json));
+    }
+
+    @Test
+    void aMissingRankMakesAPartialProfile() throws IOException {
+        Files.delete(Dumps.writeAll(dir, RANKS).resolve("rank-2.bin"));
+        Profile p = RankDumps.merge(dir);
+        assertTrue(p.partial());
+        assertEquals("rank 2: no figures (no dump)", p.partialReasons().getFirst());
+        ProfileJson.write(p, dir.resolve("profile.json"));
+        assertEquals(p, ProfileJson.read(dir.resolve("profile.json")));
+    }
+
+    @Test
+    void clockRatesAndCostsThatCannotBe() throws IOException {
+        assertEquals("offset 48 (ticks per second): 1.0E-300 is not a plausible clock rate (1000000.0 to 1.0E11)",
+                refused("rank-1.bin", b -> b.putDouble(48, 1e-300)));
+        assertTrue(refused("rank-1.bin", b -> b.putDouble(48, Double.NaN)).startsWith("offset 48 (ticks per second)"));
+        assertEquals("offset 56 (cost per call): -4.99999991E8 ns is not from 0 to 1000000.0",
+                refused("rank-1.bin", b -> b.putDouble(56, -499999991.0)));
+        assertTrue(refused("rank-1.bin", b -> b.putDouble(56, Double.NaN)).startsWith("offset 56 (cost per call)"));
+        assertEquals("offset 72 (application time): 9223372036854775807 ticks at 2.4E9 per second is more than 1.0E9 s",
+                refused("rank-1.bin", b -> b.putLong(72, Long.MAX_VALUE)));
+    }
+
+    @Test
+    void countsThatDoNotFit() throws IOException {
+        int calls = Dumps.statAt(0, Snapshot.CALLS);
+        assertEquals("offset " + calls + " (MPI_Allreduce calls): 18446744073709551615 is more than 2^63-1",
+                refused("rank-1.bin", b -> b.putLong(calls, -1)));
+        // 2^63-1 calls of one function: the rank's calls no longer add up.
+        String m = refused("rank-1.bin", b -> {
+            b.putLong(calls, Long.MAX_VALUE);
+            b.putLong(Dumps.statAt(0, Snapshot.TICKS), b.getLong(Dumps.statAt(0, Snapshot.MAX)));
+        });
+        assertTrue(m.endsWith("(all functions' calls): add up to more than 2^63-1"), m);
+    }
+
+    @Test
+    void figuresThatDisagree() throws IOException {
+        int min = Dumps.statAt(4, Snapshot.MIN);
+        assertTrue(refused("rank-1.bin", b -> b.putLong(min, b.getLong(min + 8) + 1))
+                .startsWith("offset " + min + " (MPI_Waitall shortest call): "), "the shortest call above the longest");
+        int ticks = Dumps.statAt(6, Snapshot.TICKS);
+        assertEquals("offset " + ticks + " (MPI_Bcast ticks): 5 for a function never called",
+                refused("rank-1.bin", b -> b.putLong(ticks, 5)));
+        int bucket = Dumps.bucketAt(5, 3);
+        assertEquals("offset " + bucket + " (MPI_Comm_rank size bucket 3): more calls in the size buckets than the 1"
+                + " calls", refused("rank-1.bin", b -> b.putLong(bucket, 2)));
+        int bytes = Dumps.matrixAt(3, 1);
+        assertEquals("offset " + bytes + " (bytes to rank 3): 7 without a message",
+                refused("rank-1.bin", b -> b.putLong(bytes, 7)));
+    }
+
+    @Test
+    void headersThatAreNotTheRecorders() throws IOException {
+        assertEquals("offset 8 (version): 2, this jpmpi reads 1", refused("rank-1.bin", b -> b.putInt(8, 2)));
+        assertEquals("offset 16 (number of functions): 70000 is not from 1 to 4096",
+                refused("rank-1.bin", b -> b.putInt(16, 70000)));
+        assertEquals("offset 20 (number of size buckets): 64 is not from 1 to 48",
+                refused("rank-1.bin", b -> b.putInt(20, 64)));
+        assertEquals("offset 32 (state): 9 is no state the recorder writes (0 to 6)",
+                refused("rank-1.bin", b -> b.putInt(32, 9)));
+        assertEquals("offset 28 (world size): 16777216 is not from 1 to 1048576",
+                refused("rank-1.bin", b -> b.putInt(28, 1 << 24)));
+        assertEquals("offset 40 (pid): 18446744073709551615 is more than 2^63-1",
+                refused("rank-1.bin", b -> b.putLong(40, -1)));
+        assertEquals("offset 0 (magic): not a jpmpi rank dump (no \"JPMPIPR1\" at its start)",
+                refused("rank-1.bin", b -> b.put(0, (byte) 'X')));
+        int second = Snapshot.HEADER + Snapshot.NAME;
+        assertEquals("offset " + second + " (name of function 1): \"MPI_Allreduce\" appears twice",
+                refused("rank-1.bin", b -> b.put(second, Arrays.copyOf("MPI_Allreduce".getBytes(), Snapshot.NAME))));
+        assertEquals("offset " + second + " (name of function 1): empty",
+                refused("rank-1.bin", b -> b.put(second, (byte) 0)));
+    }
+
+    @Test
+    void sizesThatDoNotAgree() throws IOException {
+        Path ranks = Dumps.writeAll(dir, RANKS);
+        byte[] d = Dumps.dump(1, RANKS);
+        Files.write(ranks.resolve("rank-1.bin"), Arrays.copyOf(d, d.length - 1));
+        assertTrue(refused(ranks.resolve("rank-1.bin")).startsWith((d.length - 1) + " bytes, truncated: its header"));
+        Files.write(ranks.resolve("rank-1.bin"), Arrays.copyOf(d, d.length + 8));
+        assertTrue(refused(ranks.resolve("rank-1.bin")).startsWith((d.length + 8) + " bytes, longer than a dump"));
+        Files.write(ranks.resolve("rank-1.bin"), Dumps.dump(1, 8));
+        assertEquals("rank 1 of 8 ranks, " + ranks.resolve("rank-0.bin") + " of 4 (dumps of different jobs or jpmpi"
+                + " versions?)", refused(ranks.resolve("rank-1.bin")));
+    }
+
+    @Test
+    void namesAndRanksMustMatch() throws IOException {
+        Path ranks = Dumps.writeAll(dir, RANKS);
+        // Two dumps of rank 0: one of them under rank 1's name.
+        Files.write(ranks.resolve("rank-1.bin"), Dumps.dump(0, RANKS));
+        assertEquals("holds the figures of rank 0, not of rank 1 (its name)", refused(ranks.resolve("rank-1.bin")));
+        Files.write(ranks.resolve("rank-1.bin"), Dumps.dump(1, RANKS));
+        for (String name : new String[] {"rank-00.bin", "rank-01.bin", "rank-99999999999.bin", "rank-x.bin",
+            "rank--1.bin", "rank-1048576.bin"}) {
+            Path odd = ranks.resolve(name);
+            Files.write(odd, Dumps.dump(0, RANKS));
+            assertEquals("not the name of a rank dump (rank-<R>.bin, R a rank from 0 to 1048575 without leading zeros)",
+                    refused(odd));
+            Files.delete(odd);
+        }
+        assertEquals(RANKS, RankDumps.merge(dir).ranks());
+    }
+
+    @Test
+    void sumsOverRanksThatDoNotFit() throws IOException {
+        Path ranks = Dumps.writeAll(dir, 2);
+        int calls = Dumps.statAt(5, Snapshot.CALLS);
+        for (int r = 0; r < 2; r++) {
+            ByteBuffer b = ByteBuffer.wrap(Dumps.dump(r, 2)).order(ByteOrder.LITTLE_ENDIAN);
+            b.putLong(calls, Long.MAX_VALUE / 2 + 1);
+            b.putLong(Dumps.bucketAt(5, 0), 0);
+            Files.write(ranks.resolve("rank-" + r + ".bin"), b.array());
+        }
+        assertEquals("with it, the ranks' MPI_Comm_rank calls add up to more than 2^63-1",
+                refused(ranks.resolve("rank-1.bin")));
+    }
+}
