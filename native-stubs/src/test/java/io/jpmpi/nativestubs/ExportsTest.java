@@ -21,13 +21,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What the built libraries export: each dispatcher exactly MPI_X and PMPI_X for every function of
  * the spec for its implementation (large-count, MPI_T and MPI_Wtime included) plus the jpmpi_
- * queries, nothing else, and no dependency on libmpi; the stub only the jpmpi_ queries.
+ * queries and the C library's ways to set a signal handler (core/signals.c: the program's view of
+ * the crash signals once a JVM runs), nothing else, and no dependency on libmpi; the stub only the
+ * jpmpi_ queries.
  */
 class ExportsTest {
     static final Path NATIVE = Path.of(System.getProperty("jpmpi.native.dir", "target/classes/native"));
     static final Set<String> API = Set.of("jpmpi_active", "jpmpi_implementation", "jpmpi_level_count",
             "jpmpi_level_entry", "jpmpi_level_defines", "jpmpi_resolve", "jpmpi_function_count",
             "jpmpi_function_name");
+    static final Set<String> SIGNALS = Set.of("sigaction", "signal", "bsd_signal", "sysv_signal", "__sysv_signal");
 
     static Stream<String> implementations() {
         return MpiSpec.load().implementations().keySet().stream();
@@ -39,6 +42,7 @@ class ExportsTest {
         Path lib = NATIVE.resolve(impl).resolve("libmpiprofilesupport.so");
         assertTrue(Files.exists(lib), lib + " was not built (is " + impl + " installed?)");
         Set<String> expected = new TreeSet<>(API);
+        expected.addAll(SIGNALS);
         for (MpiFunction f : MpiSpec.load().functionsOf(impl)) {
             expected.add(f.name());
             expected.add(f.pmpiName());
