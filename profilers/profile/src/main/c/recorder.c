@@ -288,23 +288,73 @@ __thread int jp_refire __attribute__((tls_model("initial-exec")));
  * fatal handler then ends the process exactly as it would have without jpmpi (same message, same
  * exit status). Argument errors, the usual fatal ones, happen before a call does anything.
  */
-static void jp_on_fatal(MPI_Comm *comm, int *code, ...)
+static void jp_fatal_dump(int code)
 {
-    int cls = *code;
-    PMPI_Error_class(*code, &cls);
+    int cls = code;
+    PMPI_Error_class(code, &cls);
     if (!jp_ended) {
         jp_ended = 1;
         jp_end_ticks = jp_ticks();
         jp_dump(JP_FATAL, cls);
     }
+}
+
+static void jp_on_fatal(MPI_Comm *comm, int *code, ...)
+{
+    jp_fatal_dump(*code);
     PMPI_Comm_set_errhandler(*comm, MPI_ERRORS_ARE_FATAL);
     jp_refire = 1;
+}
+
+/* The same for a window, whose handler is MPI_ERRORS_ARE_FATAL from its creation (a file's is
+ * MPI_ERRORS_RETURN: an error on a file is fatal only when the program asks for it, and then it
+ * is not watched). */
+static MPI_Errhandler jp_fatal_win_eh = MPI_ERRHANDLER_NULL;
+
+static void jp_on_fatal_win(MPI_Win *win, int *code, ...)
+{
+    jp_fatal_dump(*code);
+    PMPI_Win_set_errhandler(*win, MPI_ERRORS_ARE_FATAL);
+    jp_refire = 1;
+}
+
+/* A window just made: its MPI_ERRORS_ARE_FATAL becomes the watch. Not on MPICH, which hands a
+ * window's default fatal error to MPI_COMM_WORLD's handler (the communicator watch): a window
+ * handler set explicitly, even back to MPI_ERRORS_ARE_FATAL, would take another path to the abort
+ * (another message, exit status 9 for 6). */
+void jp_watch_win(MPI_Win win)
+{
+#if !defined(OPEN_MPI)
+    (void)win;
+    return;
+#endif
+    MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+    if (jp_fatal_win_eh != MPI_ERRHANDLER_NULL && PMPI_Win_get_errhandler(win, &h) == MPI_SUCCESS
+        && h == MPI_ERRORS_ARE_FATAL) {
+        PMPI_Win_set_errhandler(win, jp_fatal_win_eh);
+    }
+}
+
+/* MPI_Win_set_errhandler's argument and MPI_Win_get_errhandler's answer, as for communicators. */
+MPI_Errhandler jp_win_errhandler_in(MPI_Errhandler h)
+{
+    return h == MPI_ERRORS_ARE_FATAL && jp_fatal_win_eh != MPI_ERRHANDLER_NULL ? jp_fatal_win_eh : h;
+}
+
+void jp_win_errhandler_out(MPI_Errhandler *h)
+{
+    if (jp_fatal_win_eh != MPI_ERRHANDLER_NULL && *h == jp_fatal_win_eh) {
+        *h = MPI_ERRORS_ARE_FATAL;
+    }
 }
 
 /* At MPI_Init: MPI_COMM_WORLD's and MPI_COMM_SELF's MPI_ERRORS_ARE_FATAL becomes the watch
  * (communicators made from them inherit it). */
 static void jp_watch_fatal(void)
 {
+    if (PMPI_Win_create_errhandler(jp_on_fatal_win, &jp_fatal_win_eh) != MPI_SUCCESS) {
+        jp_fatal_win_eh = MPI_ERRHANDLER_NULL;
+    }
     if (PMPI_Comm_create_errhandler(jp_on_fatal, &jp_fatal_eh) != MPI_SUCCESS) {
         jp_fatal_eh = MPI_ERRHANDLER_NULL;
         return;

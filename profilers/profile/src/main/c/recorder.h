@@ -163,6 +163,10 @@ MPI_Errhandler jp_errhandler_in(MPI_Errhandler h);
 /* set by the watch on this thread: the failed call is to be made again, now under the library's handler */
 extern __thread int jp_refire __attribute__((tls_model("initial-exec")));
 void jp_errhandler_out(MPI_Errhandler *h);
+/* Windows: a new window's MPI_ERRORS_ARE_FATAL becomes the watch; set and get as for communicators. */
+void jp_watch_win(MPI_Win win);
+MPI_Errhandler jp_win_errhandler_in(MPI_Errhandler h);
+void jp_win_errhandler_out(MPI_Errhandler *h);
 
 /* file I/O that completed with `status`: the bytes it says moved (MPI_Get_count in MPI_BYTE) */
 int64_t jp_status_bytes(int rc, const MPI_Status *status);

@@ -1,6 +1,6 @@
 /*
  * early: a run that ends before MPI_Finalize.
- *   early abort|exit|allexit|fatal|segv [iters=3] [doubles=100] [dir]
+ *   early abort|exit|allexit|fatal|winfatal|segv [iters=3] [doubles=100] [dir]
  * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
  * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
  * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
@@ -8,6 +8,9 @@
  * "early survived rank R" and call MPI_Finalize.
  * fatal: the last rank prints "early fatal rank R" and calls MPI_Send to rank size + 5 on
  * MPI_COMM_WORLD, whose handler is MPI_ERRORS_ARE_FATAL: the library ends it (and the job).
+ * winfatal: every rank makes a window over its buffer (MPI_Win_create: its handler is
+ * MPI_ERRORS_ARE_FATAL), then the last rank prints "early winfatal rank R" and calls MPI_Win_lock
+ * on rank size + 5: the library ends it (and the job).
  * segv: the last rank prints "early segv rank R" and writes through a null pointer (the program's
  * own crash): the rank ends with SIGSEGV (after the MPI library's own handler, where it has one).
  * allexit: every rank prints "early allexit rank R" and returns from main without MPI_Finalize;
@@ -67,6 +70,7 @@ int main(int argc, char **argv)
     int abort_mode = argc > 1 && strcmp(argv[1], "abort") == 0;
     int fatal_mode = argc > 1 && strcmp(argv[1], "fatal") == 0;
     int segv_mode = argc > 1 && strcmp(argv[1], "segv") == 0;
+    int win_mode = argc > 1 && strcmp(argv[1], "winfatal") == 0;
     int iters = argc > 2 ? atoi(argv[2]) : 3;
     int m = argc > 3 ? atoi(argv[3]) : 100;
     double *out = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
@@ -86,6 +90,16 @@ int main(int argc, char **argv)
         fflush(stdout);
         MPI_Send(out, 1, MPI_DOUBLE, size + 5, 0, MPI_COMM_WORLD);
     }
+    if (win_mode) {
+        MPI_Win win;
+        MPI_Win_create(in, (MPI_Aint)(m > 0 ? m : 1) * (MPI_Aint)sizeof(double), sizeof(double), MPI_INFO_NULL,
+                       MPI_COMM_WORLD, &win);
+        if (rank == size - 1) {
+            printf("early winfatal rank %d\n", rank);
+            fflush(stdout);
+            MPI_Win_lock(MPI_LOCK_SHARED, size + 5, 0, win);
+        }
+    }
     if (segv_mode && rank == size - 1) {
         printf("early segv rank %d\n", rank);
         fflush(stdout);
@@ -96,7 +110,7 @@ int main(int argc, char **argv)
         printf("early abort rank %d\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, 3);
-    } else if (!abort_mode && !fatal_mode && !segv_mode && rank == 0) {
+    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && rank == 0) {
         printf("early exit rank %d\n", rank);
         fflush(stdout);
         return 0;

@@ -44,6 +44,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with the end of the job in both MPIs, with or without jpmpi). The MPI_Send never returned, so it
  * is not counted.
  *
+ * <p>winfatal: the same on a window (every rank makes one; the last rank calls MPI_Win_lock on a
+ * rank that does not exist): the window's handler, MPI_ERRORS_ARE_FATAL from its creation, is the
+ * recorder's watch too on Open MPI; MPICH hands a window's default fatal error to MPI_COMM_WORLD's
+ * handler, the communicator watch (PROFILE.md). Either way the failing rank's dump says
+ * MPI_ERR_RANK, and the exit status is the one without jpmpi.
+ *
  * <p>segv: the last rank writes through a null pointer. It must end as it does without jpmpi, with
  * a Java level too (whose JVM has a SIGSEGV handler of its own: layering/README.md, "Signals"): the
  * job's exit status is the one without jpmpi, the MPI library's own crash handler still reports it
@@ -61,12 +67,12 @@ class EarlyEndIT {
     static final int DOUBLES = 100;
 
     static Stream<Arguments> cases() {
-        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "segv")
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "winfatal", "segv")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
     /** What rank r recorded before the end; `with` says which ranks left a dump. */
-    static Expected expected(int n, int iters, int doubles, boolean abort, boolean[] with) {
+    static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, boolean[] with) {
         Expected e = new Expected(n);
         long b = 8L * doubles;
         for (int r = 0; r < n; r++) {
@@ -77,6 +83,9 @@ class EarlyEndIT {
             e.call(r, "MPI_Init").call(r, "MPI_Comm_rank").call(r, "MPI_Comm_size");
             e.io(r, "MPI_Sendrecv", b, b, iters).msg(r, (r + 1) % n, b, iters);
             e.call(r, "MPI_Barrier");
+            if (win) {
+                e.call(r, "MPI_Win_create");
+            }
             if (abort && r == n - 1) {
                 e.call(r, "MPI_Abort");
             }
@@ -89,7 +98,8 @@ class EarlyEndIT {
     void early(Impl impl, Level level, String mode) throws IOException {
         boolean abort = mode.equals("abort");
         boolean all = mode.equals("allexit");
-        boolean fatal = mode.equals("fatal");
+        boolean win = mode.equals("winfatal");
+        boolean fatal = mode.equals("fatal") || win;
         boolean segv = mode.equals("segv");
         int ender = abort || fatal || segv ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
@@ -136,7 +146,7 @@ class EarlyEndIT {
         for (int rank = 0; rank < RANKS; rank++) {
             with[rank] = Files.isRegularFile(dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
         }
-        Expected e = expected(RANKS, ITERS, DOUBLES, abort, with);
+        Expected e = expected(RANKS, ITERS, DOUBLES, abort, win, with);
         Checks c = Checks.of(r);
         for (int rank = 0; rank < RANKS; rank++) {
             Snapshot.State state;
