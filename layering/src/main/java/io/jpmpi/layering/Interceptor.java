@@ -70,7 +70,11 @@ public abstract class Interceptor extends InterceptorMethods {
         return pmpi;
     }
 
-    /** This level (the top of this jar): {@code mpi().MPI_Send(...)} comes back through this interceptor. */
+    /**
+     * This level (the top of this jar): {@code mpi().MPI_Send(...)} comes back through this interceptor.
+     * Such calls nest at most 64 deep on a thread; an interceptor that passes the call it intercepts
+     * to {@code mpi()} instead of {@code pmpi()} recurses without end and is switched off.
+     */
     protected final Mpi mpi() {
         return mpi;
     }
