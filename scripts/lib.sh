@@ -32,8 +32,9 @@ export JPMPI_ROOT
 JPMPI_MIN_JAVA=22
 
 # Debian packages the build, the tests and the demo need (chromium: the profile's HTML report is
-# checked in a headless browser).
-JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium)
+# checked in a headless browser; python3-mpi4py and python3-numpy: a program that loads MPI at run time).
+JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium
+    python3-mpi4py python3-numpy)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"

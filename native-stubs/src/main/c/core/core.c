@@ -448,6 +448,8 @@ static int64_t bridge_call(int64_t op, int64_t a, int64_t b, int64_t c)
     case JPMPI_OP_MESSAGE:
         say_line((const char *)(intptr_t)a);
         return 0;
+    case JPMPI_OP_VERBOSITY:
+        return entries.verbose;
     case JPMPI_OP_ROUTE_ALL:
         for (int64_t slot = 0; slot < c && slot < JPMPI_NSLOTS; slot++) {
             jpmpi_fn to = a < 0 || a >= nlevels || slot == JPMPI_SLOT_MPI_Pcontrol ? bottom[slot]
@@ -564,28 +566,81 @@ static void print_levels(void)
     fflush(stderr);
 }
 
-/* At load time: is MPI here, what does the entry list say. */
+/* Collects the names of the loaded objects (dlopen may not be called inside dl_iterate_phdr). */
+struct loaded_names {
+    char names[512][512];
+    int n;
+};
+
+static int collect_name(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct loaded_names *all = data;
+    if (info->dlpi_name && info->dlpi_name[0] && all->n < (int)(sizeof all->names / sizeof all->names[0])) {
+        snprintf(all->names[all->n++], sizeof all->names[0], "%s", info->dlpi_name);
+    }
+    return 0;
+}
+
+/*
+ * Where the MPI library's PMPI_X are: the next definitions after this library, where the program
+ * links libmpi or loaded it into the global scope; else the loaded object (other than this one)
+ * that defines PMPI_Init, for a library loaded at run time into a local scope (a Python extension
+ * module, a plugin). NULL: no MPI library in this process (yet).
+ */
+static void *library_handle(void)
+{
+    if (dlsym(RTLD_NEXT, "PMPI_Init")) {
+        return RTLD_NEXT;
+    }
+    static struct loaded_names all; /* large; the dispatcher's first call is not re-entered */
+    all.n = 0;
+    dl_iterate_phdr(collect_name, &all);
+    Dl_info self;
+    dladdr((void *)library_handle, &self);
+    for (int i = 0; i < all.n; i++) {
+        void *h = dlopen(all.names[i], RTLD_LAZY | RTLD_NOLOAD);
+        void *init = h ? dlsym(h, "PMPI_Init") : NULL;
+        Dl_info where;
+        if (init && dladdr(init, &where) && where.dli_fbase != self.dli_fbase) {
+            dlclose(h);
+            return dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD); /* the library itself */
+        }
+        if (h) {
+            dlclose(h);
+        }
+    }
+    return NULL;
+}
+
+/* What does the entry list say, and where is MPI: at load time, or, where the program loads its
+ * MPI library at run time (python with mpi4py), again at the first MPI call. */
 static void early(void)
 {
     if (early_state != 0) {
         return;
     }
-    early_state = -1;
-    names_init();
-    memset(jpmpi_from, JPMPI_BOTTOM, sizeof jpmpi_from);
-    for (int k = 0; k < JPMPI_MAX_LEVELS; k++) {
-        levels[k].fn = jpmpi_defs[k];
+    static int tables;
+    if (!tables) {
+        tables = 1;
+        names_init();
+        memset(jpmpi_from, JPMPI_BOTTOM, sizeof jpmpi_from);
+        for (int k = 0; k < JPMPI_MAX_LEVELS; k++) {
+            levels[k].fn = jpmpi_defs[k];
+        }
     }
+    void *library = library_handle();
     char sym[128];
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
         snprintf(sym, sizeof sym, "P%s", jpmpi_slot_names[slot]);
-        bottom[slot] = (jpmpi_fn)dlsym(RTLD_NEXT, sym);
+        bottom[slot] = library ? (jpmpi_fn)dlsym(library, sym) : NULL;
         /* a function the library lacks: a stub that says so and aborts */
         jpmpi_bottom[slot] = bottom[slot] ? bottom[slot] : jpmpi_missing[slot];
     }
     if (bottom[JPMPI_SLOT_MPI_Init] == NULL) {
-        return; /* no MPI library in this process (a shell, a launcher): stay out of the way */
+        return; /* no MPI library in this process (a shell, a launcher), or not yet: stay out of the way */
     }
+    early_state = -1;
     Dl_info info;
     dladdr1((void *)bottom[JPMPI_SLOT_MPI_Init], &info, (void **)&bottom_map, RTLD_DL_LINKMAP);
 
@@ -610,8 +665,7 @@ static void early(void)
 
 static void boot(void)
 {
-    early();
-    if (early_state < 0) {
+    if (early_state <= 0) {
         return;
     }
     for (int k = 0; k < entries.count; k++) {
@@ -633,6 +687,12 @@ static void boot(void)
 
 void jpmpi_core_boot(void)
 {
+    static pthread_mutex_t early_lock = PTHREAD_MUTEX_INITIALIZER;
+    if (__atomic_load_n(&early_state, __ATOMIC_ACQUIRE) == 0) {
+        pthread_mutex_lock(&early_lock);
+        early(); /* the MPI library may have been loaded since this library was */
+        pthread_mutex_unlock(&early_lock);
+    }
     pthread_once(&boot_once, boot);
 }
 

@@ -131,7 +131,8 @@ enum jpmpi_bridge_op {
                                or the library); level < 0: the library's PMPI_X */
     JPMPI_OP_INSTALL = 2,   /* (level, slot, fn)  -> 0, or -1: a Java level's definition (0: none) */
     JPMPI_OP_RELINK = 3,    /* ()                 -> 0: re-point every table and GOT */
-    JPMPI_OP_MESSAGE = 4    /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
+    JPMPI_OP_MESSAGE = 4,   /* (const char *line) -> 0: one line on stderr, "jpmpi (rank r): " first */
+    JPMPI_OP_VERBOSITY = 5  /* ()                 -> what the entry list asks to be said: 0, 1 (v), 2 (vv) */
 };
 struct jpmpi_bridge {
     int64_t version;                                  /*   0 */

@@ -63,6 +63,26 @@ class DryRunIT {
         assertTrue(line.endsWith("-n 2 " + MPICH_PINGPONG), line);
     }
 
+    /**
+     * python3 with mpi4py links no MPI: the launcher asks the interpreter where mpi4py's module is,
+     * reads which MPI that links (Debian's: Open MPI), says so in one line and runs the job with it,
+     * without --no-app-check.
+     */
+    @Test
+    void pythonWithMpi4pyIsTakenForItsMpi() {
+        Path python = Path.of("/usr/bin/python3");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(python), "no " + python);
+        Cli hydra = Cli.run("run", "--dry-run", "--tools", "profile", "--output", "out-dir", "--", "mpiexec.hydra", "-n",
+                "2", python.toString(), "script.py");
+        assertEquals(69, hydra.exit(), () -> "hydra belongs to MPICH, mpi4py to Open MPI\n" + hydra.describe());
+        Cli r = Cli.run("run", "--dry-run", "--tools", "profile", "--output", "out-dir", "--", "mpirun", "-np", "2",
+                python.toString(), "script.py");
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.err().contains("jpmpi: " + python + " loads MPI at run time: assuming Open MPI, the MPI that"
+                + " mpi4py's module links (/usr/lib/python3/dist-packages/mpi4py/MPI."), r::describe);
+        assertTrue(r.out().contains(" -x LD_PRELOAD=" + dispatcher(Impl.OPENMPI) + " "), r::describe);
+    }
+
     /** --tools accounting: the recorder and the accounting level, both C: nothing of Java reaches the ranks. */
     @Test
     void accountingAloneNeedsNoJava() {

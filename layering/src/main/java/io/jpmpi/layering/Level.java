@@ -21,14 +21,31 @@ public final class Level {
     private final String implementation;
     private final Mpi library;
     private final Consumer<String> message;
+    private final int verbosity;
 
     /** Made by the runtime. */
     public Level(int index, String entry, String implementation, Mpi library, Consumer<String> message) {
+        this(index, entry, implementation, library, message, 0);
+    }
+
+    /** Made by the runtime; {@code verbosity}: see {@link #verbosity()}. */
+    public Level(int index, String entry, String implementation, Mpi library, Consumer<String> message,
+                 int verbosity) {
         this.index = index;
         this.entry = entry;
         this.implementation = implementation;
         this.library = library;
         this.message = message;
+        this.verbosity = verbosity;
+    }
+
+    /**
+     * What the user asked jpmpi to say: 0, the default, means nothing on the application's streams
+     * when all is well (a tool's figures go to its files); 1 ({@code v} in the tool list, {@code jpmpi
+     * run -v}) and 2 ({@code vv}) ask for more. A tool's own summary lines belong to 1 and up.
+     */
+    public int verbosity() {
+        return verbosity;
     }
 
     /** Position in the chain, 0 = top. */

@@ -99,9 +99,10 @@ public final class Settings {
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
                 "Where the built-in tools write their results (the launcher's --output).", null));
-        s.add(new Setting("PROFILE", "QUIET", Reader.TOOLS, "unset: one summary line",
-                "Set to anything: the profile tool's rank 0 prints no summary line at MPI_Finalize (its files are"
-                        + " written as ever).", null));
+        s.add(new Setting("PROFILE", "QUIET", Reader.TOOLS, "unset",
+                "Set to anything: the profile tool's rank 0 prints no summary line at MPI_Finalize even with v in"
+                        + " the tool list (without v it prints none anyway; jpmpi run says where the report is).",
+                null));
         s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
                 "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"
                         + " MPI_Finalize; no cost on other calls), calls (before and after every MPI call), calls:N"

@@ -18,7 +18,13 @@ import java.util.Optional;
  * libraries come from {@code ldd} (the dynamic loader's own answer, dependencies of dependencies
  * included, so a Fortran program's libmpi_mpifh brings libmpi along).
  */
-public record Application(Path path, Kind kind, List<String> libraries, Optional<MpiImpl> impl) {
+public record Application(Path path, Kind kind, List<String> libraries, Optional<MpiImpl> impl,
+                          Optional<String> loadsMpi) {
+    /** A program that links its MPI library (or none): nothing loaded at run time. */
+    public Application(Path path, Kind kind, List<String> libraries, Optional<MpiImpl> impl) {
+        this(path, kind, libraries, impl, Optional.empty());
+    }
+
     public enum Kind {
         /** A dynamically linked ELF executable: what LD_PRELOAD can interpose on. */
         DYNAMIC,
@@ -72,7 +78,30 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
                 break;
             }
         }
-        return new Application(path, Kind.DYNAMIC, List.copyOf(libs), impl);
+        Application linked = new Application(path, Kind.DYNAMIC, List.copyOf(libs), impl);
+        return impl.isEmpty() && isPython(path) ? viaMpi4py(linked).orElse(linked) : linked;
+    }
+
+    private static boolean isPython(Path path) {
+        return path.getFileName().toString().matches("python[0-9.]*");
+    }
+
+    /**
+     * A Python interpreter links no MPI: mpi4py's extension module loads it when the script imports
+     * mpi4py. Asks the interpreter where that module is (importing the package, not the module: no
+     * MPI is started) and reads which MPI the module links. The MPI of the job then is that one,
+     * said in one line ({@code loadsMpi}).
+     */
+    private static Optional<Application> viaMpi4py(Application python) throws JpmpiException {
+        String origin = Processes.capture(List.of(python.path().toString(), "-c",
+                "import importlib.util as u; s = u.find_spec('mpi4py.MPI'); print(s.origin if s else '')")).trim();
+        if (!origin.startsWith("/") || origin.contains("\n") || !Files.isRegularFile(Path.of(origin))) {
+            return Optional.empty(); // no mpi4py for this interpreter (or it said something else)
+        }
+        Application module = inspect(Path.of(origin));
+        return module.impl().map(impl -> new Application(python.path(), Kind.DYNAMIC, python.libraries(), Optional.of(impl),
+                Optional.of(python.path() + " loads MPI at run time: assuming " + impl.displayName()
+                        + ", the MPI that mpi4py's module links (" + origin + ")")));
     }
 
     /** Whether it links some libmpi jpmpi does not know. */

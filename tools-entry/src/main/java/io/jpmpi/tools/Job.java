@@ -115,7 +115,8 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
                             ? a.path() + " links " + foreign.get() + ", an MPI library jpmpi has no build for"
                             + " (it has Open MPI and MPICH)"
                             : a.path() + " is not an MPI program: it links no MPI library (if it loads MPI at run time,"
-                            + " as python with mpi4py does, add --no-app-check)");
+                            + " as a Julia or R binding does, add --no-app-check and --mpi; python with mpi4py is"
+                            + " recognised)");
                 }
             }
             case SCRIPT -> {

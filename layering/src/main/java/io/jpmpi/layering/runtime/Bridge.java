@@ -43,6 +43,7 @@ public final class Bridge {
     static final long INSTALL = 2;
     static final long RELINK = 3;
     static final long MESSAGE = 4;
+    static final long VERBOSITY = 5;
     /** Everything: addresses handed over by C are read through this segment, without allocating. */
     static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
@@ -164,6 +165,12 @@ public final class Bridge {
 
     void relink() {
         call(RELINK, 0, 0, 0);
+    }
+
+    /** What the entry list asks jpmpi to say: 0 (nothing when all is well), 1 ({@code v}), 2 ({@code vv}). */
+    int verbosity() {
+        long v = call(VERBOSITY, 0, 0, 0);
+        return v < 0 ? 0 : (int) v;
     }
 
     /** One line on stderr, prefixed with jpmpi and the rank. */

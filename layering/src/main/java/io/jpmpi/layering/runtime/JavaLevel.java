@@ -78,7 +78,7 @@ final class JavaLevel {
         this.stubs = new long[interceptors.size()][MpiFunctions.COUNT];
         this.pcontrols = new boolean[interceptors.size()];
         Level level = new Level(index, entry, runtime.bridge.implementation() + " " + runtime.bridge.version(),
-                new Mpi(library), runtime.bridge::message);
+                new Mpi(library), runtime.bridge::message, runtime.bridge.verbosity());
         for (int i = 0; i < interceptors.size(); i++) {
             next[i] = new CallTargets(true);
             Internal.attach(interceptors.get(i), level, new Mpi(next[i]), new Mpi(same));

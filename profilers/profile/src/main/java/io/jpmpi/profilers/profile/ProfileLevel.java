@@ -85,7 +85,8 @@ public final class ProfileLevel extends Interceptor {
             } catch (IOException e) {
                 // a stale flush dump is harmless: profile.json takes precedence
             }
-            if (rank == 0 && System.getenv(Variables.PROFILE_QUIET) == null) {
+            // nothing on the application's streams unless asked (v): jpmpi run says where the report is
+            if (rank == 0 && level().verbosity() > 0 && System.getenv(Variables.PROFILE_QUIET) == null) {
                 level().message(String.format("profile: %s (%.0f ms)", dir.resolve(FILE),
                         (System.nanoTime() - started) / 1e6));
             }
