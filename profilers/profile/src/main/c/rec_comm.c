@@ -34,8 +34,7 @@ static int *jp_translate(MPI_Group g, int *n_out)
     }
     int *from = malloc(sizeof(int) * (size_t)n);
     int *to = malloc(sizeof(int) * (size_t)n);
-    MPI_Group world;
-    if (!from || !to || PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS) {
+    if (!from || !to || jp_world_group == MPI_GROUP_NULL) {
         free(from);
         free(to);
         return NULL;
@@ -43,8 +42,8 @@ static int *jp_translate(MPI_Group g, int *n_out)
     for (int i = 0; i < n; i++) {
         from[i] = i;
     }
-    int rc = PMPI_Group_translate_ranks(g, n, from, world, to);
-    PMPI_Group_free(&world);
+    /* the world's group, not MPI_COMM_WORLD's: a program of sessions only has no MPI_COMM_WORLD */
+    int rc = PMPI_Group_translate_ranks(g, n, from, jp_world_group, to);
     free(from);
     if (rc != MPI_SUCCESS) {
         free(to);

@@ -138,8 +138,9 @@ static void jp_at_exit(void)
     }
 }
 
-/* The output directory: JPMPI_OUTPUT_DIR, else jpmpi-<job> in the working directory (rank 0 names it). */
-static void jp_choose_outdir(void)
+/* The output directory: JPMPI_OUTPUT_DIR, else jpmpi-<job> in the working directory (rank 0 of
+ * `all`, the world's processes, names it). */
+static void jp_choose_outdir(MPI_Comm all)
 {
     const char *env = getenv(JPMPI_SETTING_OUTPUT_DIR);
     char name[PATH_MAX];
@@ -165,7 +166,7 @@ static void jp_choose_outdir(void)
     if (!(env && *env)) {
         /* Every rank must agree: rank 0 broadcasts the name it chose (nothing of the application's is in flight yet). */
         MPI_Comm c;
-        if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) == MPI_SUCCESS) {
+        if (PMPI_Comm_dup(all, &c) == MPI_SUCCESS) {
             PMPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, c);
             PMPI_Comm_free(&c);
         }
@@ -177,7 +178,7 @@ static void jp_choose_outdir(void)
      * rank 0 names and broadcasts (nothing of the application's is in flight yet).
      */
     MPI_Comm parent = MPI_COMM_NULL;
-    if (PMPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent != MPI_COMM_NULL) {
+    if (all == MPI_COMM_WORLD && PMPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent != MPI_COMM_NULL) {
         char sub[128];
         snprintf(sub, sizeof sub, "spawned-%.60s-%ld", jp_host, (long)getpid());
         MPI_Comm c;
@@ -382,15 +383,21 @@ void jp_errhandler_out(MPI_Errhandler *h)
     }
 }
 
-static void jp_started(void)
+/* The world's processes as a group: MPI_COMM_WORLD's, or, in a program that uses only sessions,
+ * the "mpi://world" process set of a session of the recorder's own (rec_comm.c translates ranks
+ * with it). */
+MPI_Group jp_world_group = MPI_GROUP_NULL;
+static int jp_world_model; /* MPI_Init or MPI_Init_thread has returned */
+
+/* Recording starts: `all` is a communicator of the world's processes, for agreeing on the output
+ * directory. */
+static void jp_recording_starts(MPI_Comm all)
 {
-    PMPI_Comm_rank(MPI_COMM_WORLD, &jp_world_rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &jp_world_size);
     jp_first_env(jp_job_variables, jp_jobid, sizeof jp_jobid);
     gethostname(jp_host, sizeof jp_host - 1);
     ssize_t n = readlink("/proc/self/exe", jp_exe, sizeof jp_exe - 1);
     jp_exe[n > 0 ? n : 0] = 0;
-    jp_choose_outdir();
+    jp_choose_outdir(all);
     if (jp_output_yes || !jp_output_no) {
         jp_start_output();
     }
@@ -413,7 +420,6 @@ static void jp_started(void)
         sigaction(jp_crash_signals[i], &sa, &jp_crash_old[i]);
     }
     atexit(jp_at_exit);
-    jp_watch_fatal();
     struct timespec real;
     clock_gettime(CLOCK_REALTIME, &real);
     jp_init_unix_ns = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec;
@@ -422,6 +428,71 @@ static void jp_started(void)
     jp_initialized = 1;
     jp_on = 1;
 }
+
+/* MPI_Init or MPI_Init_thread returned (recording may have started already with a session). */
+static void jp_started(void)
+{
+    jp_world_model = 1;
+    jp_watch_fatal();
+    if (jp_initialized) {
+        return;
+    }
+    PMPI_Comm_rank(MPI_COMM_WORLD, &jp_world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &jp_world_size);
+    PMPI_Comm_group(MPI_COMM_WORLD, &jp_world_group);
+    jp_recording_starts(MPI_COMM_WORLD);
+}
+
+/* ---------------------------------------------------------------- the sessions model (MPI-4) */
+
+#if MPI_VERSION >= 4
+static MPI_Session jp_session = MPI_SESSION_NULL;
+static MPI_Comm jp_session_comm = MPI_COMM_NULL;
+static int jp_sessions; /* the application's sessions now open */
+
+/* After the application's MPI_Session_init: the first one starts recording where MPI_Init has not. */
+void jp_session_started(void)
+{
+    if (jp_sessions++ > 0 || jp_initialized) {
+        return;
+    }
+    if (PMPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &jp_session) != MPI_SUCCESS
+        || PMPI_Group_from_session_pset(jp_session, "mpi://world", &jp_world_group) != MPI_SUCCESS
+        || PMPI_Comm_create_from_group(jp_world_group, "io.jpmpi.profile", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                       &jp_session_comm) != MPI_SUCCESS) {
+        return; /* no world to tell the ranks apart: nothing recorded */
+    }
+    PMPI_Group_rank(jp_world_group, &jp_world_rank);
+    PMPI_Group_size(jp_world_group, &jp_world_size);
+    jp_recording_starts(jp_session_comm);
+}
+
+/* Before the application's MPI_Session_finalize: the last one ends a run that never had MPI_Init,
+ * as MPI_Finalize would (the figures written, state FINALIZE; jpmpi run merges them). */
+void jp_session_ending(void)
+{
+    if (--jp_sessions > 0 || jp_world_model || !jp_initialized || jp_session == MPI_SESSION_NULL) {
+        return;
+    }
+    jp_end_ticks = jp_ticks();
+    jp_on = 0;
+    if (!jp_ended) {
+        jp_ended = 1;
+        jp_dump(JP_FINALIZE, 0);
+    }
+    PMPI_Comm_free(&jp_session_comm);
+    PMPI_Group_free(&jp_world_group);
+    PMPI_Session_finalize(&jp_session);
+}
+#else
+void jp_session_started(void)
+{
+}
+
+void jp_session_ending(void)
+{
+}
+#endif
 
 /* ---------------------------------------------------------------- lifecycle wrappers */
 

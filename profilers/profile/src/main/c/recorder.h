@@ -167,6 +167,10 @@ void jp_errhandler_out(MPI_Errhandler *h);
 void jp_watch_win(MPI_Win win);
 MPI_Errhandler jp_win_errhandler_in(MPI_Errhandler h);
 void jp_win_errhandler_out(MPI_Errhandler *h);
+/* The sessions model: the first MPI_Session_init starts recording where MPI_Init has not; the last
+ * MPI_Session_finalize of such a run ends it as MPI_Finalize would. */
+void jp_session_started(void);
+void jp_session_ending(void);
 
 /* file I/O that completed with `status`: the bytes it says moved (MPI_Get_count in MPI_BYTE) */
 int64_t jp_status_bytes(int rc, const MPI_Status *status);

@@ -15,6 +15,7 @@
 extern struct jp_thread *volatile jp_threads;
 extern int jp_world_rank;
 extern int jp_world_size;
+extern MPI_Group jp_world_group; /* the world's processes (MPI_COMM_WORLD's group, or a session's mpi://world) */
 
 enum { JP_RUNNING = 0, JP_FINALIZE = 1, JP_ABORT = 2, JP_EXIT = 3, JP_SIGNAL = 4, JP_FLUSH = 5, JP_FATAL = 6 };
 extern volatile int jp_ended;           /* a final state was reached: no further dumps */
