@@ -280,8 +280,58 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/*
+ * The floating-point environment of the thread that starts the JVM (the application's, inside its
+ * first MPI call): the JVM's start raises status flags there (MXCSR's denormal flag), which a
+ * program testing its own exceptions (gfortran's runtime at STOP, fetestexcept) would see as its
+ * own. Saved before, put back after: control and status of SSE (MXCSR) and of the x87 unit. MPI
+ * calls through a Java level need nothing: HotSpot's upcall stub saves the caller's MXCSR and
+ * restores it on return (layering/README.md, "Floating-point state").
+ */
+struct fp_env {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned int mxcsr;
+    unsigned char x87[28];
+#else
+    int unused;
+#endif
+};
+
+static void fp_save(struct fp_env *e)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("fnstenv %0\n\tfldenv %0" : "+m"(e->x87)); /* fnstenv masks x87 exceptions: put back */
+    __asm__ volatile("stmxcsr %0" : "=m"(e->mxcsr));
+#else
+    (void)e;
+#endif
+}
+
+static void fp_restore(const struct fp_env *e)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("fldenv %0" : : "m"(e->x87));
+    __asm__ volatile("ldmxcsr %0" : : "m"(e->mxcsr));
+#else
+    (void)e;
+#endif
+}
+
+static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
+                      struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen);
+
 int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
                      struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen)
+{
+    struct fp_env app;
+    fp_save(&app);
+    int rc = java_start(bridge, jars, njars, times, culprit, err, errlen);
+    fp_restore(&app);
+    return rc;
+}
+
+static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
+                      struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen)
 {
     double t0 = now_ms();
     bridge_call = bridge->call;
