@@ -219,19 +219,19 @@ static void acct_bottom(void)
 
 /* ---------------------------------------------------------------- the record's texts (rank 0) */
 
+/* Who ran the job: the kernel's word (the real uid), never the environment's, which the user
+ * sets at will (USER=alice). A uid without a name is its number. */
 static const char *acct_user(char *buf, size_t cap)
 {
-    static const char *const vars[] = {"USER", "LOGNAME", NULL};
-    if (jp_first_env(vars, buf, cap)) {
-        return buf;
-    }
     struct passwd pw, *found = NULL;
     char tmp[4096];
-    if (getpwuid_r(getuid(), &pw, tmp, sizeof tmp, &found) == 0 && found && found->pw_name) {
+    uid_t uid = getuid();
+    if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &found) == 0 && found && found->pw_name) {
         snprintf(buf, cap, "%s", found->pw_name);
-        return buf;
+    } else {
+        snprintf(buf, cap, "%lu", (unsigned long)uid);
     }
-    return "?";
+    return buf;
 }
 
 /* The job id (jobenv.h), else host-pid-start of rank 0. */

@@ -144,6 +144,32 @@ class LauncherIT {
         }
     }
 
+    /**
+     * A library name without a slash is looked up where the dispatcher's dlopen looks (the library
+     * path), never in the working directory: a PMPI tool planted there (a shared scratch directory)
+     * is refused in one line, and taken only as ./libplanted.so.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void aLibraryInTheWorkingDirectoryIsNotTakenByName(Impl impl) throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "planted-");
+        Files.copy(Path.of(impl.file("libcount.so")), dir.resolve("libplanted.so"));
+        for (String item : List.of("libplanted.so", "./libplanted.so")) {
+            Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), Map.of(),
+                    run(List.of("--dry-run", "--tools", item), impl, 2, "pingpong", "1")).directory(dir.toFile())
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
+            if (item.startsWith("./")) {
+                assertEquals(0, p.exitValue(), out);
+            } else {
+                assertEquals(67, p.exitValue(), out);
+                assertTrue(out.contains("jpmpi: tool list item 1 'libplanted.so': libplanted.so is not on LD_LIBRARY_PATH"
+                        + " or in the linker cache (a library in the working directory is ./libplanted.so)"), out);
+            }
+        }
+    }
+
     /** bin/jpmpi run OPTIONS -- launcher -n 2 hold 600, until both ranks say they are ready. */
     record Held(Process process, List<String> lines, Path dir, Thread reader) {
         static Held start(Impl impl, List<String> options) throws Exception {

@@ -82,8 +82,14 @@ public record EntryList(List<Item> items) {
                     throw tooMany(where);
                 }
                 continue;
-            } else if (w.contains("/") || w.endsWith(".so") || w.endsWith(".jar")) {
+            } else if (w.contains("/") || w.endsWith(".jar")) {
                 path = pathOf(w, where);
+            } else if (w.endsWith(".so") || w.contains(".so.")) {
+                // as the dispatcher's dlopen does: the library path, never the working directory, where
+                // anyone who can write there could plant one (./libx.so says the working directory)
+                path = findLibrary(w, env).orElseThrow(() -> new JpmpiException(ExitCode.BAD_ENTRY, where + ": " + w
+                        + " is not on LD_LIBRARY_PATH or in the linker cache (a library in the working directory is"
+                        + " ./" + w + ")"));
             } else {
                 path = findLibrary("lib" + w + ".so", env).orElseThrow(() -> new JpmpiException(ExitCode.BAD_ENTRY,
                         where + ": neither a built-in tool (" + String.join(", ", BuiltinTools.names())

@@ -106,7 +106,9 @@ class AccountingJobsIT {
         try (ExecutorService pool = Executors.newFixedThreadPool(JOBS)) {
             List<Future<Result>> running = new ArrayList<>();
             for (Job j : jobs) {
+                // USER and LOGNAME say someone else: the record's user is the kernel's (the real uid's name)
                 running.add(pool.submit(() -> accounting(j.impl, j.ranks).env(FILE_VARIABLE, file.toString())
+                        .env("USER", "alice").env("LOGNAME", "alice")
                         .run("acct", Integer.toString(j.iters))));
             }
             for (Future<Result> f : running) {
