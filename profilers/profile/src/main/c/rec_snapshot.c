@@ -222,17 +222,45 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
     return 0;
 }
 
+/* v in decimal at out, NUL-terminated (no stdio: jp_dump runs in signal handlers). */
+static void jp_format_long(char *out, long v)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && n < (int)sizeof digits);
+    if (v < 0) {
+        *out++ = '-';
+    }
+    while (n) {
+        *out++ = digits[--n];
+    }
+    *out = 0;
+}
+
 /* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail)
 {
     if (!jp_dump_path[0]) {
         return;
     }
-    char tmp[sizeof jp_dump_path + 8];
+    /* a new file (never one that is there, never through a link), readable by its user only, in
+     * a directory no other user can write (jp_start_output checked it) */
+    char tmp[sizeof jp_dump_path + 32];
     size_t n = strlen(jp_dump_path);
     memcpy(tmp, jp_dump_path, n);
+    memcpy(tmp + n, ".", 2);
+    jp_format_long(tmp + n + 1, (long)getpid());
+    n = strlen(tmp);
     memcpy(tmp + n, ".tmp", 5);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = open(tmp, flags, 0600);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) {
+        fd = open(tmp, flags, 0600); /* left by an earlier dump of this process that was cut short */
+    }
     if (fd < 0) {
         return;
     }

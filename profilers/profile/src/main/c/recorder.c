@@ -242,23 +242,67 @@ static void jp_measure_cost(void)
  */
 static int jp_output_no, jp_output_yes, jp_output_on;
 
+/*
+ * A directory the recorder writes in: made (mode 0700: a job's figures are its user's), or, if it
+ * is there, taken only when it is a real directory (not a symbolic link), owned by this user and
+ * writable by nobody else, so that no other user can put a file or a link in it (a shared /tmp or
+ * scratch area, a name another user guessed). NULL, or the reason it is refused.
+ */
+static const char *jp_own_dir(const char *path)
+{
+    if (mkdir(path, 0700) == 0) {
+        return NULL;
+    }
+    if (errno != EEXIST) {
+        return strerror(errno);
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        return strerror(errno);
+    }
+    if (S_ISLNK(st.st_mode)) {
+        return "a symbolic link";
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        return "not a directory";
+    }
+    if (st.st_uid != geteuid()) {
+        return "owned by another user";
+    }
+    /* group-writable is fine for the user's own group (a umask of 002 with a group per user) */
+    if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid())) {
+        return "writable by other users";
+    }
+    return NULL;
+}
+
 static void jp_start_output(void)
 {
     char ranks[PATH_MAX + 8];
-    jp_output_on = 1;
-    /* mkdir -p: a spawned job's directory sits inside its parent's */
+    /* mkdir -p: a spawned job's directory sits inside its parent's (the parents are only made) */
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s", jp_outdir);
     for (char *p = path + 1; *p; p++) {
         if (*p == '/') {
             *p = 0;
-            mkdir(path, 0755);
+            mkdir(path, 0700);
             *p = '/';
         }
     }
-    mkdir(jp_outdir, 0755);
     snprintf(ranks, sizeof ranks, "%s/ranks", jp_outdir);
-    mkdir(ranks, 0755);
+    const char *why = jp_own_dir(jp_outdir);
+    const char *where = jp_outdir;
+    if (why == NULL) {
+        why = jp_own_dir(ranks);
+        where = ranks;
+    }
+    if (why != NULL) {
+        fprintf(stderr, "jpmpi (rank %d): profile: the output directory %s is %s: nothing is written there\n",
+                jp_world_rank, where, why);
+        fflush(stderr);
+        return;
+    }
+    jp_output_on = 1;
     snprintf(jp_dump_path, sizeof jp_dump_path, "%s/rank-%d.bin", ranks, jp_world_rank);
     jp_measure_cost();
 }

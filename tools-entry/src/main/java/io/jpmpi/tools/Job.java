@@ -2,6 +2,7 @@ package io.jpmpi.tools;
 
 import io.jpmpi.platform.InstallLayout;
 import io.jpmpi.platform.Settings;
+import io.jpmpi.profilers.report.OwnDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
         if (request.output() != null) {
             Path out = request.output().toAbsolutePath().normalize();
             try {
-                Files.createDirectories(out);
+                OwnDirectory.make(out);
             } catch (IOException e) {
                 throw new JpmpiException(ExitCode.USAGE, "--output " + out + ": cannot create it (" + e.getMessage() + ")");
             }

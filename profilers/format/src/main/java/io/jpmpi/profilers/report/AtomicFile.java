@@ -10,9 +10,12 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** How every file of a profile directory is written: whole or not at all, as its readers see it. */
@@ -29,13 +32,15 @@ public final class AtomicFile {
     /**
      * Writes {@code file} (UTF-8) through a temporary file in the same directory, flushed to disk and
      * then renamed over it: readers see the old file or the whole new one, never a part. The file
-     * gets the permissions the umask gives new files.
+     * is created new (never one that is there, never through a symbolic link), mode 0600.
      */
     public static void write(Path file, Content content) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16) + ".tmp");
-        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        // a new file, never through a link, readable by its user only (README.md, "Security")
+        FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
             try (ch) {
                 OutputStream out = Channels.newOutputStream(ch);

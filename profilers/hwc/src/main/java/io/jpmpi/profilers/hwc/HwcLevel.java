@@ -8,13 +8,14 @@ import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.CLevels;
+import io.jpmpi.profilers.report.AtomicFile;
+import io.jpmpi.profilers.report.OwnDirectory;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -109,9 +110,9 @@ public final class HwcLevel extends Interceptor {
         HwcReport report = new HwcReport(ranks, summed, lib.method());
         Path dir = outputDir();
         try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("hwc.json"), report.json());
-            Files.writeString(dir.resolve(TEXT), report.text());
+            OwnDirectory.make(dir);
+            AtomicFile.write(dir.resolve("hwc.json"), w -> w.write(report.json()));
+            AtomicFile.write(dir.resolve(TEXT), w -> w.write(report.text()));
             level().message(report.summary() + " (" + dir.resolve(TEXT) + ")");
         } catch (IOException | RuntimeException e) {
             System.err.println("jpmpi (rank 0): hwc: cannot write into " + dir + ": " + e);

@@ -10,15 +10,14 @@ import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.MpiFunctions;
 import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.profile.Recorder;
+import io.jpmpi.profilers.report.AtomicFile;
+import io.jpmpi.profilers.report.OwnDirectory;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -198,15 +197,12 @@ final class Results {
     }
 
     static void write(Document doc, Path dir, Level level) throws IOException {
-        Files.createDirectories(dir);
+        OwnDirectory.make(dir);
         Path json = dir.resolve(Mpit.JSON);
-        Path tmp = dir.resolve("." + Mpit.JSON + ".tmp");
-        JSON.writeValue(tmp.toFile(), doc);
-        Files.move(tmp, json, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(json, w -> w.write(JSON.writeValueAsString(doc)));
         String text = MpitText.render(doc);
         Path txt = dir.resolve(Mpit.TEXT);
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, txt, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(txt, w -> w.write(text));
         try {
             Reports.includeInProfileReports(dir);
         } catch (IOException | RuntimeException e) {

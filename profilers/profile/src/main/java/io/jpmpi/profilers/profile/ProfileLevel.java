@@ -9,6 +9,7 @@ import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.Variables;
+import io.jpmpi.profilers.report.OwnDirectory;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.ProfileWriter;
@@ -20,10 +21,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Java level of the {@code profile} tool. The C level above it (libjpmpi-profile.so) records
@@ -176,19 +181,24 @@ public final class ProfileLevel extends Interceptor {
             }
             // Offsets: rank 0's head length, then the rows in rank order (exclusive prefix sums).
             byte[] headBytes = head != null ? head.getBytes(StandardCharsets.UTF_8) : new byte[0];
-            Path tmp = dir.resolve(FILE + ".tmp");
+            // rank 0 names the file every rank writes its rows into: new, never through a link, mode
+            // 0600, in a directory that is this user's alone (README.md, "Security"), an unguessable name
+            long token = rank == 0 ? new SecureRandom().nextLong() >>> 1 : 0;
             if (rank == 0 && localOk) {
+                Path first = tmpFile(dir, token);
                 try {
-                    Files.createDirectories(dir);
-                    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                            StandardOpenOption.TRUNCATE_EXISTING)) {
+                    OwnDirectory.make(dir);
+                    try (FileChannel ch = FileChannel.open(first, Set.of(StandardOpenOption.CREATE_NEW,
+                            StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
                         write(ch, headBytes, 0);
                     }
                 } catch (IOException | RuntimeException e) {
-                    fail("create " + tmp, e);
+                    fail("create " + first, e);
                 }
             }
-            long[] head0 = bcastLongs(new long[] {headBytes.length, localOk ? 1 : 0});
+            long[] head0 = bcastLongs(new long[] {headBytes.length, localOk ? 1 : 0, token});
+            Path tmp = tmpFile(dir, head0[2]);
             long[] lengths = {row.length, messages.length, bytes.length};
             long[] before = exscan(lengths);
             long[] totals = allreduceSum(lengths);
@@ -196,7 +206,7 @@ public final class ProfileLevel extends Interceptor {
                 long m1 = head0[0] + totals[0];
                 long m2 = m1 + middle.length() + totals[1];
                 long t = m2 + middle2.length() + totals[2];
-                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
                     write(ch, row, head0[0] + before[0]);
                     write(ch, messages, m1 + middle.length() + before[1]);
                     write(ch, bytes, m2 + middle2.length() + before[2]);
@@ -222,6 +232,10 @@ public final class ProfileLevel extends Interceptor {
                 }
             }
             return all;
+        }
+
+        private static Path tmpFile(Path dir, long token) {
+            return dir.resolve("." + FILE + "." + Long.toHexString(token) + ".tmp");
         }
 
         private static void write(FileChannel ch, byte[] data, long at) throws IOException {
