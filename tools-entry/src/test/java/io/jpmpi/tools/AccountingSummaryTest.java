@@ -101,7 +101,8 @@ class AccountingSummaryTest {
     /** Lines that would make wrong sums are named (FILE:LINE: why) and skipped like any line that is not a record. */
     @Test
     void hostileLinesAreNamedAndSkipped() throws IOException {
-        String good = Month.records().getFirst().toJson();
+        var first = Month.records().getFirst();
+        String good = first.toJson();
         String twice = good.replace("\"core_h\":4,", "\"core_h\":4,\"core_h\":1033.5,");
         String huge = good.replace("\"core_h\":4,", "\"core_h\":1e308,");
         Path f = Files.writeString(dir.resolve("acct.jsonl"), good + "\n" + twice + "\n" + huge + "\n"
@@ -111,11 +112,33 @@ class AccountingSummaryTest {
         assertEquals(List.of(f + ":2: a key twice: Duplicate field 'core_h'",
                 f + ":3: core_h 1.0E308 is not ranks x wall_s / 3600 (4 x 3600.0 / 3600 = 4.0)",
                 f + ":4: longer than 4096 characters, the most a record has",
-                "accounting summary: 3 lines skipped (not jpmpi-accounting-1 records)"), r.err().lines().toList());
+                f + ":5: job " + first.job() + " that started at " + first.start() + " is counted already",
+                "accounting summary: 4 lines skipped (not jpmpi-accounting-1 records)"), r.err().lines().toList());
         JsonNode j = new ObjectMapper().readTree(r.out());
-        assertEquals(8.0, j.get("periods").get(0).get("core_h").asDouble(), r::describe);
+        assertEquals(4.0, j.get("periods").get(0).get("core_h").asDouble(), r::describe);
         assertEquals(20.0, j.get("periods").get(0).get("mpi_pct").asDouble(), r::describe);
         assertTrue(j.get("periods").get(0).get("mpi_pct").isNumber(), r::describe);
+    }
+
+    /**
+     * A time no job ran at (year 1000000000) is a skipped line, not the end of the summary; a user
+     * name with terminal escapes and a bidirectional override reaches the table and the messages
+     * escaped.
+     */
+    @Test
+    void farTimesAndTerminalTricks() throws IOException {
+        var first = Month.records().getFirst();
+        String good = first.toJson();
+        String far = good.replaceFirst("\"end\":\"[^\"]*\"", "\"end\":\"+1000000000-12-31T23:59:59Z\"");
+        String tricky = good.replace("\"user\":\"" + first.user() + "\"", "\"user\":\"eve\\u001b[2J\\u202egnp.exe\"")
+                .replace("\"job\":\"" + first.job() + "\"", "\"job\":\"other\"");
+        Path f = Files.writeString(dir.resolve("acct.jsonl"), good + "\n" + far + "\n" + tricky + "\n");
+        Cli r = Cli.run("accounting", "summary", f.toString());
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.err().startsWith(f + ":2: end '+1000000000-12-31T23:59:59Z' is not a time a job ran at (1970 to 9999)"),
+                r::describe);
+        assertTrue(r.out().contains("eve\\u001b[2J\\u202egnp.exe"), r::describe);
+        assertTrue(r.out().chars().noneMatch(c -> c == 0x1b || c == 0x202e), r::describe);
     }
 
     @Test

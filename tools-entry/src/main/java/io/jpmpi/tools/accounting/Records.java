@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The records of accounting files, line by line. A line that is not a record (a torn write, an
@@ -25,15 +26,44 @@ public final class Records {
     public record Problem(Path file, long line, String why) {
         @Override
         public String toString() {
-            return file + ":" + line + ": " + why;
+            return file + ":" + line + ": " + printable(why);
         }
+    }
+
+    /**
+     * {@code s} safe for a terminal: control characters (C0, DEL, C1) and the characters that
+     * reorder text on screen (bidirectional overrides, embeddings, isolates, marks) as \\uXXXX, so a
+     * user name or a file's text cannot move the cursor, recolour or reorder what an administrator
+     * reads.
+     */
+    public static String printable(String s) {
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean hide = c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e)
+                    || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
+            if (hide && b == null) {
+                b = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (b != null) {
+                if (hide) {
+                    b.append(String.format("\\u%04x", (int) c));
+                } else {
+                    b.append(c);
+                }
+            }
+        }
+        return b == null ? s : b.toString();
     }
 
     private Records() {
     }
 
-    /** Every record of {@code file} to {@code sink}, every refused line to {@code problems}. */
-    public static void read(Path file, Consumer<AccountingRecord> sink, Consumer<Problem> problems)
+    /**
+     * Every record of {@code file} to {@code sink}, which answers null when it takes the record or
+     * why it does not; every refused line to {@code problems}.
+     */
+    public static void read(Path file, Function<AccountingRecord, String> sink, Consumer<Problem> problems)
             throws IOException {
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
@@ -52,7 +82,10 @@ public final class Records {
                     continue;
                 }
                 try {
-                    sink.accept(AccountingRecord.parse(line));
+                    String refused = sink.apply(AccountingRecord.parse(line));
+                    if (refused != null) {
+                        problems.accept(new Problem(file, n, refused));
+                    }
                 } catch (AccountingRecord.FormatException e) {
                     problems.accept(new Problem(file, n, e.getMessage()));
                 }
@@ -85,7 +118,10 @@ public final class Records {
     public static List<AccountingRecord> readAll(List<Path> files, Consumer<Problem> problems) throws IOException {
         List<AccountingRecord> out = new ArrayList<>();
         for (Path f : files) {
-            read(f, out::add, problems);
+            read(f, r -> {
+                out.add(r);
+                return null;
+            }, problems);
         }
         return out;
     }

@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.IsoFields;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -108,6 +109,7 @@ public final class Summary {
     private final Map<String, Map<String, Row>> periods = new TreeMap<>();
     private long used;
     private long before;
+    private final Map<String, String> seen = new HashMap<>();
 
     /** {@code since}: records that ended earlier are left out (null: none). */
     public Summary(Period period, By by, Instant since) {
@@ -116,14 +118,23 @@ public final class Summary {
         this.since = since;
     }
 
-    public void add(AccountingRecord r) {
+    /**
+     * Counts {@code r}: null, or why not (the same job, by its id and start, counted already: a record
+     * appended twice, or two files that hold it).
+     */
+    public String add(AccountingRecord r) {
+        String where = seen.putIfAbsent(r.job() + "\0" + r.start(), r.host());
+        if (where != null) {
+            return "job " + r.job() + " that started at " + r.start() + " is counted already";
+        }
         if (since != null && r.end().isBefore(since)) {
             before++;
-            return;
+            return null;
         }
         used++;
         periods.computeIfAbsent(period.of(r.end()), p -> new TreeMap<>())
-                .computeIfAbsent(by.key.apply(r), k -> new Row()).add(r);
+                .computeIfAbsent(Records.printable(by.key.apply(r)), k -> new Row()).add(r);
+        return null;
     }
 
     /** Records counted. */

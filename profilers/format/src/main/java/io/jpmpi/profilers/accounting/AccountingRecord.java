@@ -53,6 +53,8 @@ public record AccountingRecord(String job, String user, String exe, String host,
      * The writer leaves the counters out of a record that would be longer with them.
      */
     public static final int MAX_RECORD = 4096;
+    /** The latest start or end a record may have. */
+    static final Instant LAST = Instant.parse("9999-12-31T23:59:59Z");
     /** The longest wall time read: 1e9 s, about 31 years. */
     public static final double MAX_WALL_S = 1e9;
     /** A key twice in one object is refused, as profile.json's reader refuses it: which value would count? */
@@ -328,11 +330,17 @@ public record AccountingRecord(String job, String user, String exe, String host,
 
         private static Instant instant(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
             String s = text(name, v, p);
+            Instant t;
             try {
-                return Instant.parse(s);
+                t = Instant.parse(s);
             } catch (DateTimeParseException e) {
                 throw new FormatException(name + " '" + s + "' is not an ISO-8601 UTC time");
             }
+            // a record is of a job that ran: from 1970 to 9999 (beyond, months and years cannot be told)
+            if (t.isBefore(Instant.EPOCH) || t.isAfter(LAST)) {
+                throw new FormatException(name + " '" + s + "' is not a time a job ran at (1970 to 9999)");
+            }
+            return t;
         }
 
         private static double nonNegative(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
