@@ -566,48 +566,34 @@ static void print_levels(void)
     fflush(stderr);
 }
 
-/* Collects the names of the loaded objects (dlopen may not be called inside dl_iterate_phdr). */
-struct loaded_names {
-    char names[512][512];
-    int n;
-};
-
-static int collect_name(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    struct loaded_names *all = data;
-    if (info->dlpi_name && info->dlpi_name[0] && all->n < (int)(sizeof all->names / sizeof all->names[0])) {
-        snprintf(all->names[all->n++], sizeof all->names[0], "%s", info->dlpi_name);
-    }
-    return 0;
-}
-
 /*
  * Where the MPI library's PMPI_X are: the next definitions after this library, where the program
  * links libmpi or loaded it into the global scope; else the loaded object (other than this one)
  * that defines PMPI_Init, for a library loaded at run time into a local scope (a Python extension
- * module, a plugin). NULL: no MPI library in this process (yet).
+ * module, a plugin): the process's link map, walked from the program's entry. NULL: no MPI
+ * library in this process (yet).
  */
 static void *library_handle(void)
 {
     if (dlsym(RTLD_NEXT, "PMPI_Init")) {
         return RTLD_NEXT;
     }
-    static struct loaded_names all; /* large; the dispatcher's first call is not re-entered */
-    all.n = 0;
-    dl_iterate_phdr(collect_name, &all);
+    void *program = dlopen(NULL, RTLD_LAZY);
+    struct link_map *map = NULL;
+    if (program == NULL || dlinfo(program, RTLD_DI_LINKMAP, &map) != 0) {
+        return NULL;
+    }
     Dl_info self;
     dladdr((void *)library_handle, &self);
-    for (int i = 0; i < all.n; i++) {
-        void *h = dlopen(all.names[i], RTLD_LAZY | RTLD_NOLOAD);
+    for (; map; map = map->l_next) {
+        void *h = map->l_name[0] ? dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
         void *init = h ? dlsym(h, "PMPI_Init") : NULL;
         Dl_info where;
-        if (init && dladdr(init, &where) && where.dli_fbase != self.dli_fbase) {
-            dlclose(h);
-            return dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD); /* the library itself */
-        }
         if (h) {
             dlclose(h);
+        }
+        if (init && dladdr(init, &where) && where.dli_fbase != self.dli_fbase) {
+            return dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD); /* the library itself */
         }
     }
     return NULL;

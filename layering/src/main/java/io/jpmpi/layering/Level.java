@@ -23,11 +23,6 @@ public final class Level {
     private final Consumer<String> message;
     private final int verbosity;
 
-    /** Made by the runtime. */
-    public Level(int index, String entry, String implementation, Mpi library, Consumer<String> message) {
-        this(index, entry, implementation, library, message, 0);
-    }
-
     /** Made by the runtime; {@code verbosity}: see {@link #verbosity()}. */
     public Level(int index, String entry, String implementation, Mpi library, Consumer<String> message,
                  int verbosity) {

@@ -6,9 +6,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.IsoFields;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -109,7 +110,7 @@ public final class Summary {
     private final Map<String, Map<String, Row>> periods = new TreeMap<>();
     private long used;
     private long before;
-    private final Map<String, String> seen = new HashMap<>();
+    private final Set<String> seen = new HashSet<>();
 
     /** {@code since}: records that ended earlier are left out (null: none). */
     public Summary(Period period, By by, Instant since) {
@@ -123,8 +124,7 @@ public final class Summary {
      * appended twice, or two files that hold it).
      */
     public String add(AccountingRecord r) {
-        String where = seen.putIfAbsent(r.job() + "\0" + r.start(), r.host());
-        if (where != null) {
+        if (!seen.add(r.job() + "\0" + r.start())) {
             return "job " + r.job() + " that started at " + r.start() + " is counted already";
         }
         if (since != null && r.end().isBefore(since)) {

@@ -14,12 +14,18 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** How every file of a profile directory is written: whole or not at all, as its readers see it. */
 public final class AtomicFile {
+    /** What a result file is created with: readable and writable by its user only (README.md, "Security"). */
+    public static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
     private AtomicFile() {
     }
 
@@ -40,7 +46,7 @@ public final class AtomicFile {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16) + ".tmp");
         // a new file, never through a link, readable by its user only (README.md, "Security")
         FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                LinkOption.NOFOLLOW_LINKS), OWNER_ONLY);
         try {
             try (ch) {
                 OutputStream out = Channels.newOutputStream(ch);

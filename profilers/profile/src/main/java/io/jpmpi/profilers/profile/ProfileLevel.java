@@ -9,6 +9,7 @@ import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.Variables;
+import io.jpmpi.profilers.report.AtomicFile;
 import io.jpmpi.profilers.report.OwnDirectory;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
@@ -24,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
@@ -189,8 +189,7 @@ public final class ProfileLevel extends Interceptor {
                 try {
                     OwnDirectory.make(dir);
                     try (FileChannel ch = FileChannel.open(first, Set.of(StandardOpenOption.CREATE_NEW,
-                            StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
-                            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+                            StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), AtomicFile.OWNER_ONLY)) {
                         write(ch, headBytes, 0);
                     }
                 } catch (IOException | RuntimeException e) {
