@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "jpmpi.h"
+#include "bench.h"
 
 typedef int (*comm_rank_t)(MPI_Comm, int *);
 typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);
@@ -32,27 +33,6 @@ struct variant {
     double ns[MAX_ROUNDS];
     double delta[MAX_ROUNDS];
 };
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-    double tmp[MAX_ROUNDS];
-    memcpy(tmp, v, sizeof(double) * (size_t)n);
-    qsort(tmp, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-}
 
 static double block(const char *call, jpmpi_function_t fn, long n)
 {

@@ -10,13 +10,7 @@ impl=${1:-openmpi}
 runs=${2:-5}
 calls=${3:-2000000}
 rounds=${4:-21}
-source "$root/scripts/lib.sh"
-jpmpi_allow_root
-JPMPI_QUIET_JDK=1 jpmpi_find_jdk
-jpmpi_tree
-lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
-recorder="$JPMPI_TREE/lib/$impl/libjpmpi-profile.so"
-profile_jar="$JPMPI_TREE/share/jpmpi/java/tools/jpmpi-profile/jpmpi-profile.jar"
+source "$root/benchmarks/common.sh"
 mpit_jar="$JPMPI_TREE/share/jpmpi/java/tools/jpmpi-mpit/jpmpi-mpit.jar"
 hwc_lib="$JPMPI_TREE/lib/$impl/libjpmpi-hwc.so"
 accounting_lib="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"

@@ -85,3 +85,6 @@ END {
         printf "  %-11s rss %6.1f MB [%.1f .. %.1f]  (+%.1f MB)\n", c, y / 1024, yl / 1024, yh / 1024, (y - base_hot) / 1024
     }
 }' hotcalls="$hot" "$out"
+# Part of the per-call figure on x86-64: the two MXCSR reads that keep the application's
+# floating-point state across the level (layering/README.md, "Floating-point state").
+"$root/benchmarks/dispatch/target/$impl/mxcsr" 10000000 11 | sed 's/^/this CPU: /'

@@ -53,6 +53,8 @@ __thread unsigned jpmpi_cur __attribute__((tls_model("initial-exec")));
 unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS]; /* bottom[], or jpmpi_missing[] where that is NULL */
+__thread struct jpmpi_fp_frame *jpmpi_fp_top __attribute__((tls_model("initial-exec")));
+jpmpi_fn jpmpi_jdefs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 int jpmpi_fort_pos;
 static struct jpmpi_entry_list entries;
 static const char *entry_source = JPMPI_SETTING_TOOLS_ENTRY;
@@ -170,7 +172,7 @@ static jpmpi_fn resolve(int depth, int slot)
 {
     for (int k = depth < 0 ? 0 : depth; k < nlevels; k++) {
         if (levels[k].fn[slot]) {
-            return levels[k].fn[slot];
+            return levels[k].java ? jpmpi_jdefs[k][slot] : levels[k].fn[slot];
         }
     }
     return bottom[slot];
@@ -197,9 +199,13 @@ static jpmpi_fn entry_route(const jpmpi_fn *enter, int slot, int start)
     return jpmpi_from[slot][start < 0 ? 0 : start] == JPMPI_BOTTOM ? bottom[slot] : enter[slot];
 }
 
-/* Where level k's PMPI_X goes: X's guard when a level below k defines X, else the library. */
+/* Where level k's PMPI_X goes: X's guard when a level below k defines X, else the library; for a
+ * Java level, X's java-below either way (jpmpi_core.h, the floating-point state). */
 static jpmpi_fn forward_route(int k, int slot)
 {
+    if (levels[k].java && slot != JPMPI_SLOT_MPI_Pcontrol) {
+        return bottom[slot] ? jpmpi_java_below[slot] : NULL;
+    }
     return entry_route(jpmpi_guard, slot, k + 1);
 }
 
@@ -430,7 +436,10 @@ static int64_t bridge_install(int level, int slot, jpmpi_fn fn)
     }
     pthread_mutex_lock(&link_lock);
     levels[level].defined += (fn != NULL) - (levels[level].fn[slot] != NULL);
-    levels[level].fn[slot] = fn;
+    /* reached through the slot's java-enter (jpmpi_core.h), but for MPI_Pcontrol, which the core
+     * delivers itself and the library's runs under the caller's state anyway */
+    jpmpi_jdefs[level][slot] = fn;
+    levels[level].fn[slot] = fn && slot != JPMPI_SLOT_MPI_Pcontrol ? jpmpi_java_enter[slot] : fn;
     pthread_mutex_unlock(&link_lock);
     return 0;
 }

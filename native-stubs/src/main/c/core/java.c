@@ -423,6 +423,10 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     if (archive[0]) {
         if (major >= 25) {
             add(&opts, NULL, "-XX:AOTCache=%s", archive);
+            /* The cache holds no method profiles (jpmpi aot): replaying them would only start one
+             * more thread in every rank ("Training replay", ~3 ms of CPU: benchmarks/README.md). */
+            add(&opts, NULL, "-XX:+UnlockDiagnosticVMOptions");
+            add(&opts, NULL, "-XX:-AOTReplayTraining");
         } else {
             add(&opts, NULL, "-XX:SharedArchiveFile=%s", archive);
         }

@@ -99,6 +99,99 @@ jpmpi_fn jpmpi_core_first(int slot, int pmpi, void *ra);
 /* A slot whose MPI library lacks the function was called: report and abort. */
 void jpmpi_core_missing(int slot) __attribute__((noreturn));
 
+/*
+ * ---- the floating-point state across a Java level (layering/README.md, "Floating-point state") ----
+ * HotSpot's upcall stub runs Java under the JVM's MXCSR and, on return, puts back the caller's as
+ * it was at entry: the MPI library, reached from Java, would run under the JVM's control bits, and
+ * the status flags it raises would be lost. So a Java level's definition is reached through its
+ * slot's java-enter (jpmpi_jdefs holds the upcall stub), which keeps the caller's MXCSR in a frame
+ * of the thread; the level's forwarded call goes through the slot's java-below, which runs the
+ * call under that MXCSR and notes what the library left there; the java-enter hands that back to
+ * the caller. The Java code itself never changes what the application sees.
+ */
+struct jpmpi_fp_frame {
+    struct jpmpi_fp_frame *prev;
+    unsigned app;   /* MXCSR as the Java level's caller had it */
+    unsigned lib;   /* MXCSR as the level's last forwarded call left it (app: none yet) */
+};
+extern JPMPI_HIDDEN __thread struct jpmpi_fp_frame *jpmpi_fp_top __attribute__((tls_model("initial-exec")));
+/* jpmpi_jdefs[k][slot]: Java level k's upcall stub for slot (its jpmpi_defs entry is the java-enter). */
+extern JPMPI_HIDDEN jpmpi_fn jpmpi_jdefs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
+/* Generated, per slot (NULL for MPI_Pcontrol): java-enter and java-below. */
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_java_enter[JPMPI_NSLOTS];
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_java_below[JPMPI_NSLOTS];
+
+#if defined(__x86_64__)
+static inline unsigned jpmpi_mxcsr(void)
+{
+    unsigned m;
+    __asm__ volatile("stmxcsr %0" : "=m"(m));
+    return m;
+}
+static inline void jpmpi_set_mxcsr(unsigned m)
+{
+    __asm__ volatile("ldmxcsr %0" : : "m"(m));
+}
+#else
+static inline unsigned jpmpi_mxcsr(void)
+{
+    return 0;
+}
+static inline void jpmpi_set_mxcsr(unsigned m)
+{
+    (void)m;
+}
+#endif
+
+/* The body of a java-enter: the Java level named by jpmpi_cur (set by the entry or guard that
+ * chose it), between a frame's push and pop. */
+#define JPMPI_JAVA_ENTER(ret, type, slot, args)                                       \
+    do {                                                                              \
+        struct jpmpi_fp_frame jp_f_;                                                  \
+        jp_f_.prev = jpmpi_fp_top;                                                    \
+        jp_f_.app = jp_f_.lib = jpmpi_mxcsr();                                        \
+        jpmpi_fp_top = &jp_f_;                                                        \
+        ret jp_r_ = ((type)jpmpi_jdefs[jpmpi_cur & 0xffu][slot])args;                 \
+        jpmpi_fp_top = jp_f_.prev;                                                    \
+        if (jp_f_.lib != jp_f_.app) {                                                 \
+            jpmpi_set_mxcsr(jp_f_.lib);                                               \
+        }                                                                             \
+        return jp_r_;                                                                 \
+    } while (0)
+
+/* The body of a java-below: a guard (JPMPI_GUARD) whose call runs under the caller's MXCSR. Then
+ * Java goes on under the MXCSR the call left, unless its control bits are not the JVM's (the
+ * caller's were not: rounding, flush-to-zero, denormals-are-zero, masks): then under the JVM's.
+ * Reading MXCSR is what costs (stmxcsr is microcoded on AMD Zen, ~5 ns): once here, once in the
+ * java-enter, nowhere else; loading it is cheap. */
+#define JPMPI_JVM_MXCSR 0x1f80u /* HotSpot's standard control bits on x86-64, flags clear */
+#define JPMPI_JAVA_BELOW(ret, type, slot, alt, args)                                  \
+    do {                                                                              \
+        unsigned jp_c_ = jpmpi_cur;                                                   \
+        jpmpi_fn jp_to_ = jpmpi_bottom[slot];                                         \
+        if ((jp_c_ >> 8) == (unsigned)(slot) + 1u || (jp_c_ >> 8) == (unsigned)(alt) + 1u) { \
+            unsigned jp_n_ = jpmpi_from[slot][(jp_c_ & 0xffu) + 1u];                  \
+            if (jp_n_ != JPMPI_BOTTOM) {                                              \
+                jp_to_ = jpmpi_defs[jp_n_][slot];                                     \
+                jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                   \
+            }                                                                         \
+        }                                                                             \
+        struct jpmpi_fp_frame *jp_f_ = jpmpi_fp_top;                                  \
+        if (jp_f_) {                                                                  \
+            jpmpi_set_mxcsr(jp_f_->app);                                              \
+        }                                                                             \
+        ret jp_r_ = ((type)jp_to_)args;                                               \
+        jpmpi_cur = jp_c_;                                                            \
+        if (jp_f_) {                                                                  \
+            unsigned jp_l_ = jpmpi_mxcsr();                                           \
+            jp_f_->lib = jp_l_;                                                       \
+            if ((jp_l_ & ~0x3fu) != JPMPI_JVM_MXCSR) {                                \
+                jpmpi_set_mxcsr(JPMPI_JVM_MXCSR | (jp_l_ & 0x3fu));                   \
+            }                                                                         \
+        }                                                                             \
+        return jp_r_;                                                                 \
+    } while (0)
+
 /* ---- jpmpi_abi.c (generated, in libmpiprofilesupport-abi.so): the ABI facts the Java side reads ---- */
 struct jpmpi_abi_type {
     const char *name;

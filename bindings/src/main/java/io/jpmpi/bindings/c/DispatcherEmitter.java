@@ -118,7 +118,9 @@ public final class DispatcherEmitter {
         c.append('\n').append(table("const jpmpi_fn jpmpi_enter_app", "jpmpi_enter_app_"))
                 .append(table("const jpmpi_fn jpmpi_enter_pmpi", "jpmpi_enter_pmpi_"))
                 .append(table("const jpmpi_fn jpmpi_enter_fort", "jpmpi_enter_fort_"))
-                .append(table("const jpmpi_fn jpmpi_guard", "jpmpi_guard_"));
+                .append(table("const jpmpi_fn jpmpi_guard", "jpmpi_guard_"))
+                .append(table("const jpmpi_fn jpmpi_java_enter", "jpmpi_java_enter_"))
+                .append(table("const jpmpi_fn jpmpi_java_below", "jpmpi_java_below_"));
         c.append("const jpmpi_fn jpmpi_missing[JPMPI_NSLOTS] = {\n");
         for (MpiFunction f : functions) {
             c.append("    (jpmpi_fn)jpmpi_missing_").append(f.name()).append(",\n");
@@ -137,7 +139,7 @@ public final class DispatcherEmitter {
         return at < 0 ? slot : at;
     }
 
-    /** The slot's three entries and its guard (the macros of jpmpi_core.h). */
+    /** The slot's three entries, its guard, and its java-enter and java-below (the macros of jpmpi_core.h). */
     private String routes(MpiFunction f, int slot) {
         String ret = f.returnType(impl);
         String type = fnType(f);
@@ -152,6 +154,12 @@ public final class DispatcherEmitter {
         }
         r.append("static ").append(signature(f, "jpmpi_guard_" + f.name(), true))
                 .append("\n{\n    JPMPI_GUARD(").append(ret).append(", ").append(type).append(", ").append(slot)
+                .append(", ").append(equivalent(f, slot)).append(", ").append(args).append(");\n}\n");
+        r.append("static ").append(signature(f, "jpmpi_java_enter_" + f.name(), true))
+                .append("\n{\n    JPMPI_JAVA_ENTER(").append(ret).append(", ").append(type).append(", ").append(slot)
+                .append(", ").append(args).append(");\n}\n");
+        r.append("static ").append(signature(f, "jpmpi_java_below_" + f.name(), true))
+                .append("\n{\n    JPMPI_JAVA_BELOW(").append(ret).append(", ").append(type).append(", ").append(slot)
                 .append(", ").append(equivalent(f, slot)).append(", ").append(args).append(");\n}\n");
         return r.toString();
     }
