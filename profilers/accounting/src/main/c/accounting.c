@@ -44,6 +44,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +56,9 @@
 static const char ACCT_RECORDER[] = "libjpmpi-profile.so";
 static const char ACCT_HWC[] = "libjpmpi-hwc.so";
 static const char ACCT_SYSLOG[] = "syslog";
+static const char ACCT_UNIX[] = "unix:";
+/* How long the collector may take to answer (it answers at once; a hung one must not hang the job). */
+enum { ACCT_COLLECTOR_SECONDS = 10 };
 
 typedef int (*level_count_fn)(void);
 typedef const char *(*level_entry_fn)(int);
@@ -246,7 +252,71 @@ static const char *acct_job(const char *host, int64_t start, char *buf, size_t c
 /* ---------------------------------------------------------------- where the record goes */
 
 /*
- * Appends the line (line end included) to `target`, a file or "syslog"; 0, or -1 with the reason.
+ * Sends the line (line end included) to the collector at the Unix socket `path` (`jpmpi accounting
+ * collect`), which stamps it with the user the kernel names for this process and answers "ok" or
+ * why not; 0, or -1 with the reason (the collector's answer, or what failed).
+ */
+static int acct_send(const char *path, const char *line, size_t len, char *why, size_t whylen)
+{
+    struct sockaddr_un addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof addr.sun_path) {
+        snprintf(why, whylen, "the socket path is longer than %zu bytes", sizeof addr.sun_path - 1);
+        return -1;
+    }
+    memcpy(addr.sun_path, path, strlen(path));
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        snprintf(why, whylen, "socket: %s", strerror(errno));
+        return -1;
+    }
+    struct timeval limit = {.tv_sec = ACCT_COLLECTOR_SECONDS, .tv_usec = 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    int rc = -1;
+    char answer[200];
+    size_t got = 0;
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        snprintf(why, whylen, "no collector there: %s", strerror(errno));
+        goto done;
+    }
+    for (size_t sent = 0; sent < len;) {
+        ssize_t n = send(fd, line + sent, len - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            snprintf(why, whylen, "sending: %s", n < 0 ? strerror(errno) : "connection closed");
+            goto done;
+        }
+        sent += (size_t)n;
+    }
+    while (got < sizeof answer - 1 && memchr(answer, '\n', got) == NULL) {
+        ssize_t n = recv(fd, answer + got, sizeof answer - 1 - got, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        got += (size_t)n;
+    }
+    answer[got] = '\0';
+    answer[strcspn(answer, "\n")] = '\0';
+    if (strcmp(answer, "ok") == 0) {
+        rc = 0;
+    } else {
+        snprintf(why, whylen, "the collector said: %.160s", got ? answer : "nothing (timed out or went away)");
+    }
+done:
+    close(fd);
+    return rc;
+}
+
+/*
+ * Appends the line (line end included) to `target`, a file, "syslog" or "unix:SOCKET" (acct_send);
+ * 0, or -1 with the reason.
  * File: O_APPEND, so that the kernel puts each write at the end in one step, and one write(2) of
  * the whole line under an exclusive fcntl lock, which network filesystems honour across nodes
  * where their O_APPEND is only emulated (NFS) or needs their own locking (Lustre, GPFS).
@@ -260,6 +330,9 @@ static int acct_append(const char *target, const char *line, size_t len, char *w
     if (strcmp(target, ACCT_SYSLOG) == 0) {
         syslog(LOG_USER | LOG_INFO, "jpmpi-accounting: %.*s", (int)(len - 1), line);
         return 0;
+    }
+    if (strncmp(target, ACCT_UNIX, sizeof ACCT_UNIX - 1) == 0) {
+        return acct_send(target + sizeof ACCT_UNIX - 1, line, len, why, whylen);
     }
     int fd = open(target, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {

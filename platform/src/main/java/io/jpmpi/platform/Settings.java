@@ -122,7 +122,8 @@ public final class Settings {
                         + " of the event group) or auto.", null));
         s.add(new Setting("ACCOUNTING", "FILE", Reader.TOOLS, "no record (a one-line notice)",
                 "Where the accounting tool appends one line per job at MPI_Finalize: a file (created if need be),"
-                        + " or syslog for the system log.", null));
+                        + " syslog for the system log, or unix:SOCKET for a site's collector (jpmpi accounting"
+                        + " collect), which stores records no user can forge.", null));
         s.add(new Setting("ACCOUNTING", "SAMPLING", Reader.TOOLS, "100",
                 "Samples per second of CPU time of the thread that called MPI_Init, from which the accounting tool"
                         + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"

@@ -10,8 +10,8 @@ import picocli.CommandLine.Spec;
 /** {@code jpmpi accounting}: the site records the accounting tool appends; its subcommands read them. */
 @Command(name = "accounting", mixinStandardHelpOptions = true,
         description = {"Read the records the accounting tool (--tools accounting, or JPMPI_TOOLS_ENTRY at a site)"
-                + " appends to JPMPI_ACCOUNTING_FILE, one line per job."},
-        subcommands = {SummaryCommand.class})
+                + " appends to JPMPI_ACCOUNTING_FILE, one line per job; collect them where no user can forge one."},
+        subcommands = {SummaryCommand.class, CollectCommand.class})
 public final class AccountingCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
