@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jpmpi.profilers.accounting.AccountingRecord;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,11 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Accounting records nobody can forge (profilers/accounting/ACCOUNTING.md, "A store users cannot
@@ -33,82 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (rotation) the next record makes a new file, the collector's again; the summary counts each user's
  * own jobs. Skipped, with one line, where users cannot be made (not root, no useradd).
  */
-class AccountingCollectorIT {
-    static final String ALICE = "jpmpi-alice";
-    static final String BOB = "jpmpi-bob";
-    static final List<String> CREATED = new ArrayList<>();
-
-    @TempDir
-    static Path base;
-
-    static int sh(List<String> command, Path out) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.redirectOutput(out == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(out.toFile()));
-        Process p = pb.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
-        }
-        return p.exitValue();
-    }
-
-    @BeforeAll
-    static void users() throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to create two users");
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/useradd")) && Files.isExecutable(
-                Path.of("/usr/sbin/runuser")), "needs useradd and runuser to create and become two users");
-        for (String u : List.of(ALICE, BOB)) {
-            if (sh(List.of("id", "-u", u), null) != 0) {
-                assertEquals(0, sh(List.of("/usr/sbin/useradd", "--no-create-home", "--shell", "/bin/sh", u), null),
-                        "useradd " + u);
-                CREATED.add(u);
-            }
-        }
-        Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-
-    @AfterAll
-    static void removeUsers() throws Exception {
-        for (String u : CREATED) {
-            sh(List.of("/usr/sbin/userdel", u), null);
-        }
-    }
-
-    /** A directory of user's own (their HOME, TMPDIR and working directory). */
-    static Path home(String user) throws Exception {
-        Path h = base.resolve(user);
-        if (!Files.isDirectory(h)) {
-            Files.createDirectory(h);
-            assertEquals(0, sh(List.of("chown", user, h.toString()), null));
-        }
-        return h;
-    }
-
-    /** Runs command as user in their home, with USER and LOGNAME saying `claims`; exit status and output. */
-    static Run as(String user, String claims, Map<String, String> env, List<String> command) throws Exception {
-        Path h = home(user);
-        List<String> full = new ArrayList<>(List.of("/usr/sbin/runuser", "-u", user, "--", "env", "USER=" + claims,
-                "LOGNAME=" + claims, "HOME=" + h, "TMPDIR=" + h, "JAVA_HOME=" + System.getProperty("java.home")));
-        env.forEach((k, v) -> full.add(k + "=" + v));
-        full.addAll(command);
-        Path out = Files.createTempFile(base, "run-", ".txt");
-        ProcessBuilder pb = new ProcessBuilder(full).directory(h.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().keySet().removeIf(k -> k.startsWith("JPMPI_") || k.startsWith("OMPI_") || k.equals("LD_PRELOAD"));
-        Process p = pb.start();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + full);
-        }
-        return new Run(p.exitValue(), Files.readString(out));
-    }
-
-    record Run(int exit, String out) {
-    }
-
+class AccountingCollectorIT extends TwoUsers {
     static List<AccountingRecord> records(Path file) throws Exception {
         List<AccountingRecord> all = new ArrayList<>();
         for (String line : Files.readAllLines(file)) {
@@ -120,10 +41,10 @@ class AccountingCollectorIT {
     /** What the user can do to the store: append, truncate, remove; each must fail. */
     static void cannotTouch(String user, Path file) throws Exception {
         byte[] before = Files.readAllBytes(file);
-        assertNotEquals(0, as(user, user, Map.of(), List.of("sh", "-c", "echo '{}' >> " + file)).exit());
-        assertNotEquals(0, as(user, user, Map.of(), List.of("truncate", "-s", "0", file.toString())).exit());
-        assertNotEquals(0, as(user, user, Map.of(), List.of("rm", "-f", file.toString())).exit());
-        assertNotEquals(0, as(user, user, Map.of(), List.of("mv", file.toString(), file + ".gone")).exit());
+        assertNotEquals(0, as(user, List.of("sh", "-c", "echo '{}' >> " + file)).exit());
+        assertNotEquals(0, as(user, List.of("truncate", "-s", "0", file.toString())).exit());
+        assertNotEquals(0, as(user, List.of("rm", "-f", file.toString())).exit());
+        assertNotEquals(0, as(user, List.of("mv", file.toString(), file + ".gone")).exit());
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)), "the store changed");
     }
 
@@ -131,7 +52,7 @@ class AccountingCollectorIT {
     static Run send(String user, Path socket, String line) throws Exception {
         String py = "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\n"
                 + "s.sendall(sys.argv[2].encode()+b'\\n')\nprint(s.recv(200).decode().strip())\n";
-        return as(user, user, Map.of(), List.of("/usr/bin/python3", "-c", py, socket.toString(), line));
+        return as(user, List.of("/usr/bin/python3", "-c", py, socket.toString(), line));
     }
 
     @Test
@@ -155,7 +76,7 @@ class AccountingCollectorIT {
             List<Impl> impls = MpiRun.implementations().toList();
             for (Impl impl : impls) {
                 String launcher = impl == Impl.OPENMPI ? "mpirun.openmpi" : "mpiexec.hydra";
-                Run job = as(ALICE, BOB, unix, List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
+                Run job = as(ALICE, BOB, null, unix, List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
                         "accounting", "--", launcher, "-np", "2", MpiRun.TEST_DIR.resolve(impl.id).resolve("pingpong")
                                 .toString()));
                 assertEquals(0, job.exit(), job.out());
@@ -184,7 +105,7 @@ class AccountingCollectorIT {
 
             // rotation: the file moved away, the next record makes a new one, the collector's
             Files.move(file, store.resolve("jobs.jsonl.1"));
-            Run bobs = as(BOB, ALICE, unix, List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
+            Run bobs = as(BOB, ALICE, null, unix, List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
                     "accounting", "--", impls.get(0) == Impl.OPENMPI ? "mpirun.openmpi" : "mpiexec.hydra", "-np", "2",
                     MpiRun.TEST_DIR.resolve(impls.get(0).id).resolve("pingpong").toString()));
             assertEquals(0, bobs.exit(), bobs.out());

@@ -1,7 +1,11 @@
 package io.jpmpi.tools;
 
 import io.jpmpi.platform.Settings;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -74,7 +78,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         Path out = output;
         if (out == null && usesProfile(list) && Settings.OUTPUT_DIR.value(ctx.env()).isEmpty()) {
-            out = Path.of("jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(LocalDateTime.now()));
+            out = freshDirectory(Path.of(""), "jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                    .format(LocalDateTime.now()), dryRun);
         }
         Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck), ctx.env());
         job.application().flatMap(Application::loadsMpi).ifPresent(ctx::note);
@@ -98,6 +103,36 @@ public final class RunCommand implements Callable<Integer> {
                 ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
             }
         });
+    }
+
+    /** How many numbered names are tried before a random one. */
+    static final int NUMBERED = 20;
+
+    /**
+     * A directory of this user's own for the job's results, made now (mode 0700) under {@code parent}:
+     * {@code name}, else {@code name-2} .. {@code name-20}, else {@code name-<random>}. Never one that is
+     * there already: in a directory other users can write, anyone can make the names a job would take
+     * next (README, "Security"), and the job still gets its own. A dry run only names it.
+     */
+    static Path freshDirectory(Path parent, String name, boolean nameOnly) throws JpmpiException {
+        if (nameOnly) {
+            return parent.resolve(name);
+        }
+        var ownerOnly = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+        try {
+            for (int n = 1; n <= NUMBERED; n++) {
+                Path p = parent.resolve(n == 1 ? name : name + "-" + n);
+                try {
+                    return Files.createDirectory(p, ownerOnly);
+                } catch (FileAlreadyExistsException e) {
+                    // taken (by an earlier job, or planted): the next name
+                }
+            }
+            return Files.createTempDirectory(parent.toAbsolutePath(), name + "-", ownerOnly);
+        } catch (IOException e) {
+            throw new JpmpiException(ExitCode.CANNOT_START, "cannot make an output directory in "
+                    + parent.toAbsolutePath() + " (" + e.getMessage() + "); name one with --output");
+        }
     }
 
     private static boolean usesProfile(String list) {
