@@ -61,13 +61,13 @@ is_host() {
 check() {
     [[ "$(id -u)" -eq 0 ]] || unavailable "not root (namespaces, a bridge and /etc/hosts need root)"
     local c probe="jpp$$" err
-    for c in ip unshare timeout; do
+    for c in ip unshare nsenter timeout; do
         command -v "$c" >/dev/null 2>&1 || unavailable "$c is not installed"
     done
     if ! err="$(ip netns add "$probe" 2>&1)"; then
         unavailable "this machine does not allow network namespaces (ip netns add: ${err//$'\n'/ })"
     fi
-    if ! err="$(ip netns exec "$probe" unshare --uts true 2>&1)"; then
+    if ! err="$(nsenter --net="/run/netns/$probe" unshare --uts true 2>&1)"; then
         ip netns del "$probe" 2>/dev/null
         unavailable "this machine does not allow UTS namespaces (unshare --uts: ${err//$'\n'/ })"
     fi
@@ -83,7 +83,8 @@ check() {
     ip link del "${probe}v" 2>/dev/null
     ip link del "${probe}b" 2>/dev/null
     ip netns del "$probe" 2>/dev/null
-    if ip -4 -o addr show | grep -v " $BRIDGE " | grep -q " inet ${NET//./\\.}\."; then
+    # No grep -q in a pipe: under pipefail its early exit would fail the pipe.
+    if [[ "$(ip -4 -o addr show | grep -v " $BRIDGE ")" == *" inet $NET."* ]]; then
         unavailable "the subnet $NET.0/24 is in use on this machine (JPMPI_CLUSTER_NET=three other octets)"
     fi
 }
@@ -205,12 +206,13 @@ host_env() {
     fi
 }
 
-# on HOST CMD...: CMD in HOST's network namespace and in a UTS namespace named HOST.
+# on HOST CMD...: CMD in HOST's network namespace and in a UTS namespace named HOST. nsenter, not
+# ip netns exec, which mounts a /sys of its own without /sys/fs/cgroup (slurmd needs it).
 on() {
     local h=$1
     shift
     is_host "$h" || die "$h is not a host of the test cluster (hosts: $(hosts | tr '\n' ' '))"
-    exec ip netns exec "$h" unshare --uts -- /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' \
+    exec nsenter --net="/run/netns/$h" unshare --uts -- /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' \
         sh "$h" "$@"
 }
 

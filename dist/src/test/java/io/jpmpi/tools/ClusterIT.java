@@ -7,6 +7,7 @@ import io.jpmpi.profilers.accounting.AccountingRecord;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.testsupport.Cluster;
+import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import java.io.IOException;
@@ -45,6 +46,7 @@ class ClusterIT {
     static final Pattern JVM_LOG = Pattern.compile("jvm-(.+)-([0-9]+)\\.log");
 
     private static Cluster cluster;
+    private static Cluster slurm;
 
     /**
      * The cluster, brought up by the first test that asks: where it cannot be made, each test is
@@ -57,30 +59,44 @@ class ClusterIT {
         return cluster;
     }
 
+    /** The cluster with Slurm's daemons on it, the same way. */
+    static Cluster slurm() {
+        if (slurm == null) {
+            slurm = Cluster.upWithSlurm(HOSTS);
+        }
+        return slurm;
+    }
+
     @AfterAll
     static void down() {
-        if (cluster != null) {
-            cluster.close();
+        // Slurm first: whichever of the two brought the hosts up takes them down.
+        for (Cluster c : new Cluster[] {slurm, cluster}) {
+            if (c != null) {
+                c.close();
+            }
         }
     }
 
-    /** What a job run through bin/jpmpi on the cluster leaves: its output directory, JVM logs, records. */
-    record Job(Result result, Path output, Path jvms, Path accounting) {
-        static Job start(String host, List<String> wrapper, List<String> launcher, Impl impl, Map<String, String> env)
-                throws IOException {
+    /**
+     * A job run through bin/jpmpi on the cluster's first host, and what it left: its output
+     * directory, the JVMs' logs, the accounting records.
+     */
+    record Job(Cluster cluster, Result result, Path output, Path jvms, Path accounting) {
+        /** {@code WRAPPER... bin/jpmpi run --tools ... -- LAUNCHER... pingpong K} on the first host. */
+        static Job start(Cluster cluster, List<String> wrapper, List<String> launcher, Impl impl) throws IOException {
             Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "cluster-" + impl.id + "-");
-            Job job = new Job(null, dir.resolve("profile"), Files.createDirectory(dir.resolve("jvms")),
+            Job job = new Job(cluster, null, dir.resolve("profile"), Files.createDirectory(dir.resolve("jvms")),
                     dir.resolve("accounting.jsonl"));
             List<String> command = new ArrayList<>(wrapper);
             command.addAll(List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
                     "profile,java-counter,accounting", "--output", job.output.toString(), "--"));
             command.addAll(launcher);
             command.addAll(List.of(impl.file("pingpong"), Integer.toString(K)));
-            Map<String, String> all = new TreeMap<>(env);
-            all.put("JPMPI_JAVA_OPTIONS", "-Xlog:os=warning:file=" + job.jvms + "/jvm-%hn-%p.log");
-            all.put("JPMPI_ACCOUNTING_FILE", job.accounting.toString());
-            Result r = cluster().run(host, all, command);
-            return new Job(r, job.output, job.jvms, job.accounting);
+            Map<String, String> env = new TreeMap<>();
+            env.put("JPMPI_JAVA_OPTIONS", "-Xlog:os=warning:file=" + job.jvms + "/jvm-%hn-%p.log");
+            env.put("JPMPI_ACCOUNTING_FILE", job.accounting.toString());
+            Result r = cluster.run(cluster.hosts().get(0), env, command);
+            return new Job(cluster, r, job.output, job.jvms, job.accounting);
         }
 
         /** Every check of a 3-host, 6-rank pingpong job; the accounting record, for more. */
@@ -92,18 +108,20 @@ class ClusterIT {
             // Each host its 2 ranks, with figures of their own; rank 0 where the launcher ran.
             Map<String, List<Profile.RankRow>> byHost = p.rankRows().stream()
                     .collect(Collectors.groupingBy(Profile.RankRow::host, TreeMap::new, Collectors.toList()));
-            assertEquals(Set.copyOf(cluster().hosts()), byHost.keySet(), () -> p.rankRows() + "\n" + result.describe());
+            assertEquals(Set.copyOf(cluster.hosts()), byHost.keySet(), () -> p.rankRows() + "\n" + result.describe());
             byHost.forEach((host, rows) -> {
                 assertEquals(PER_HOST, rows.size(), () -> host + ": " + rows);
-                assertTrue(rows.stream().allMatch(row -> row.calls() > 0 && row.appSeconds() > 0), () -> host + ": " + rows);
+                assertTrue(rows.stream().allMatch(row -> row.calls() > 0 && row.appSeconds() > 0),
+                        () -> host + ": " + rows);
             });
-            assertEquals(cluster().hosts().get(0), p.rankRows().get(0).host(), p.rankRows()::toString);
+            assertEquals(cluster.hosts().get(0), p.rankRows().get(0).host(), p.rankRows()::toString);
             // java-counter counted in every rank, exactly what pingpong does there.
             for (int rank = 0; rank < RANKS; rank++) {
                 Map<String, Long> c = result.counts("java-counter", rank);
                 long sends = rank < 2 ? K : 0;
-                assertEquals(List.of(sends, sends, 1L, 1L), Stream.of("MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Allreduce")
-                        .map(c::get).toList(), "rank " + rank + "\n" + result.describe());
+                List<Long> counted = Stream.of("MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Allreduce").map(c::get)
+                        .toList();
+                assertEquals(List.of(sends, sends, 1L, 1L), counted, "rank " + rank + "\n" + result.describe());
             }
             // One JVM per rank process, started on the rank's host: (host, pid) as the JVMs saw them.
             Set<String> jvmsSeen = new TreeSet<>();
@@ -135,6 +153,61 @@ class ClusterIT {
         String n = Integer.toString(RANKS);
         List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
                 : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
-        Job.start(cluster().hosts().get(0), List.of(), launcher, impl, Map.of()).checkThreeHosts();
+        Job.start(cluster(), List.of(), launcher, impl).checkThreeHosts();
+    }
+
+    static Stream<Impl> mpich() {
+        return MpiRun.implementations().filter(i -> i == Impl.MPICH);
+    }
+
+    static Stream<Impl> openMpi() {
+        return MpiRun.implementations().filter(i -> i == Impl.OPENMPI);
+    }
+
+    /** MPICH under Slurm: bin/jpmpi run -- srun -N3 -n6 --mpi=pmi2 on the first host; the job id is Slurm's. */
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("mpich")
+    void srunWithPmi2(Impl impl) throws Exception {
+        String name = jobName();
+        List<String> srun = List.of("srun", "-N", Integer.toString(HOSTS), "-n", Integer.toString(RANKS), "--mpi=pmi2",
+                "-J", name);
+        Job job = Job.start(slurm(), List.of(), srun, impl);
+        checkSlurmJob(job, name);
+    }
+
+    /**
+     * Open MPI under Slurm: salloc -N3 -n6 bin/jpmpi run -- mpirun on the first host (mpirun takes
+     * the hosts from the allocation); the job id is Slurm's.
+     */
+    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
+    @MethodSource("openMpi")
+    void sallocAndMpirun(Impl impl) throws Exception {
+        String name = jobName();
+        List<String> salloc = List.of("salloc", "-N", Integer.toString(HOSTS), "-n", Integer.toString(RANKS), "-J",
+                name);
+        Job job = Job.start(slurm(), salloc, List.of("mpirun"), impl);
+        checkSlurmJob(job, name);
+    }
+
+    static String jobName() {
+        return "jpmpi-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    }
+
+    /**
+     * The 3-host checks, and the job id of profile.json and of the accounting record: SLURM_JOB_ID,
+     * as slurmctld knows the job (by its unique name; it keeps ended jobs for MinJobAge).
+     */
+    static void checkSlurmJob(Job job, String name) throws Exception {
+        AccountingRecord a = job.checkThreeHosts();
+        Result q = slurm().run(slurm().hosts().get(0), Map.of(),
+                List.of("squeue", "-h", "-t", "all", "-n", name, "-o", "%i %N"));
+        q.assertSuccess();
+        List<String> lines = q.out();
+        assertEquals(1, lines.size(), q::describe);
+        String[] f = lines.get(0).split(" ");
+        assertEquals("jpn[1-3]", f[1], q::describe);
+        assertTrue(f[0].matches("[0-9]+"), q::describe);
+        assertEquals(f[0], a.job(), "the accounting record's job id");
+        assertEquals(f[0], ProfileJson.read(job.output().resolve("profile.json")).job().id(), "profile.json's job id");
     }
 }

@@ -147,8 +147,8 @@ public final class Cluster implements AutoCloseable {
         List<String> all = new ArrayList<>(List.of(SCRIPT.toString(), "run", host));
         all.addAll(command);
         return MpiRun.execute(all, runDir(host + "-"), penv -> {
-            penv.keySet().removeIf(k -> MpiRun.CLEANED.contains(k) || k.startsWith("OMPI_MCA_") || k.startsWith("JPMPI_")
-                    || k.startsWith("SLURM_") || k.startsWith("HYDRA_"));
+            penv.keySet().removeIf(k -> MpiRun.CLEANED.contains(k) || k.startsWith("OMPI_MCA_")
+                    || k.startsWith("JPMPI_") || k.startsWith("SLURM_") || k.startsWith("HYDRA_"));
             penv.put("JAVA_HOME", System.getProperty("java.home"));
             penv.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
             penv.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
