@@ -16,12 +16,14 @@
 # How launchers reach the hosts: scripts/cluster-ssh is an ssh-like agent (ssh options skipped, the
 # command joined as ssh joins it and run by bash in a clean login-like environment on the host).
 # Every command run on a host (by `run` or through the agent) has the cluster's settings in its
-# environment, as a real cluster's configuration files give them:
-#   OMPI_MCA_plm_rsh_agent=scripts/cluster-ssh                      (Open MPI's mpirun)
-#   HYDRA_LAUNCHER=ssh HYDRA_LAUNCHER_EXEC=scripts/cluster-ssh      (MPICH's mpiexec.hydra)
-#   SLURM_CONF=<state>/slurm/slurm.conf                              (after slurm-up)
+# environment, as a cluster's nodes have them:
+#   PATH=<state>/bin:...        where ssh is the agent: Open MPI's mpirun (plm_rsh_agent ssh) and
+#                               MPICH's mpiexec.hydra (launcher ssh) use it as they use ssh, and
+#                               under Slurm they use Slurm instead, as on a cluster
+#   SLURM_CONF=<state>/slurm/slurm.conf    (after slurm-up)
 # so that `scripts/cluster.sh run jpn1 mpirun --hostfile "$(scripts/cluster.sh hostfile openmpi)" -np 6 ./app`
-# runs 2 ranks on each host.
+# runs 2 ranks on each host. (Given explicitly, `--mca plm_rsh_agent scripts/cluster-ssh` and
+# `-launcher ssh -launcher-exec scripts/cluster-ssh` work the same.)
 #
 # State: $JPMPI_CLUSTER_DIR (default /run/jpmpi-cluster). Names: namespaces and host names jpn1..N,
 # bridge jpmpibr0 with $NET.254/24 (NET: JPMPI_CLUSTER_NET, three octets, default 10.231.0), host i
@@ -61,7 +63,7 @@ is_host() {
 check() {
     [[ "$(id -u)" -eq 0 ]] || unavailable "not root (namespaces, a bridge and /etc/hosts need root)"
     local c probe="jpp$$" err
-    for c in ip unshare nsenter timeout; do
+    for c in ip unshare nsenter flock timeout; do
         command -v "$c" >/dev/null 2>&1 || unavailable "$c is not installed"
     done
     if ! err="$(ip netns add "$probe" 2>&1)"; then
@@ -115,6 +117,11 @@ stop_pids() {
     kill -KILL "$@" 2>/dev/null
 }
 
+# The veth ends on the bridge's side: jpv1, jpv2, ...
+links() {
+    ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | grep -E '^jpv[0-9]+$'
+}
+
 down() {
     slurm_down
     local ns pids
@@ -125,7 +132,17 @@ down() {
         stop_pids "${pids[@]}"
         ip netns del "$ns" 2>/dev/null
     done
+    # The kernel frees a namespace's devices later; the veth pairs (jpvN, ours by name) and the bridge
+    # go now, so that an `up` right after finds their names free (at most 5 s for the rest).
+    local link i
+    for link in $(links); do
+        ip link del "$link" 2>/dev/null
+    done
     ip link del "$BRIDGE" 2>/dev/null
+    for ((i = 0; i < 25; i++)); do
+        [[ -z "$(links)" ]] && break
+        sleep 0.2
+    done
     if [[ -f "$STATE/etc-hosts.orig" ]]; then
         # In place (cat, not mv): /etc/hosts may be a bind mount.
         cat "$STATE/etc-hosts.orig" >/etc/hosts || die "cannot restore /etc/hosts from $STATE/etc-hosts.orig"
@@ -136,15 +153,22 @@ down() {
 }
 
 # Can every host open a TCP connection to every host and to the bridge? A refused connection (no
-# listener on port 9) answers at once and proves the path; a dropped one times out.
+# listener on port 9) answers at once and proves the path; a dropped one times out. A link that has
+# just come up may need a moment: 10 tries per pair, 2 s each at most.
 reachable() {
-    local from to out rc
+    local from to out rc try
     for from in $(hosts); do
         for to in $(hosts) "$CTL"; do
-            out="$(ip netns exec "$from" timeout 5 bash -c "exec 3<>/dev/tcp/$to/9" 2>&1)"
-            rc=$?
-            if ((rc != 0)) && [[ "$out" != *"refused"* ]]; then
-                say "$from cannot reach $to (${out:-no answer in 5 s})"
+            for ((try = 1; try <= 10; try++)); do
+                out="$(nsenter --net="/run/netns/$from" timeout 2 bash -c "exec 3<>/dev/tcp/$to/9" 2>&1)"
+                rc=$?
+                if ((rc == 0)) || [[ "$out" == *"refused"* ]]; then
+                    break
+                fi
+                sleep 0.3
+            done
+            if ((try > 10)); then
+                say "$from cannot reach $to (${out:-no answer in 2 s})"
                 return 1
             fi
         done
@@ -181,6 +205,8 @@ up() {
         echo "$h slots=$slots" >>"$STATE/hostfile.openmpi"
         echo "$h:$slots" >>"$STATE/hostfile.mpich"
     done
+    mkdir -p "$STATE/bin"
+    ln -s "$AGENT" "$STATE/bin/ssh"
     cp -p /etc/hosts "$STATE/etc-hosts.orig"
     {
         echo "$HOSTS_BEGIN"
@@ -198,9 +224,10 @@ up() {
     say "up: $(hosts | tr '\n' ' ')(${slots} slots each; hostfiles $STATE/hostfile.openmpi, $STATE/hostfile.mpich)"
 }
 
-# The cluster's settings, in the environment of every command on a host.
+# The cluster's settings, in the environment of every command on a host: PATH (its ssh first; the
+# agent gives PATH=... without the cluster's bin, `run` the caller's), SLURM_CONF.
 host_env() {
-    printf '%s\n' "OMPI_MCA_plm_rsh_agent=$AGENT" "HYDRA_LAUNCHER=ssh" "HYDRA_LAUNCHER_EXEC=$AGENT"
+    printf '%s\n' "PATH=$STATE/bin:${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}"
     if [[ -f "$SLURM/slurm.conf" ]]; then
         printf '%s\n' "SLURM_CONF=$SLURM/slurm.conf"
     fi
@@ -294,18 +321,22 @@ slurm_up() {
     } >"$SLURM/slurm.conf"
     export SLURM_CONF="$SLURM/slurm.conf" PATH="$PATH:/usr/sbin:/sbin"
     munged --socket="$SLURM/munge/munge.socket" --pid-file="$SLURM/run/munged.pid" \
-        --log-file="$SLURM/log/munged.log" --seed-file="$SLURM/munge/seed" --force \
+        --log-file="$SLURM/log/munged.log" --seed-file="$SLURM/munge/seed" --force 9>&- \
         || { slurm_down; die "munged did not start"; }
     # slurmctld checks that its host name is SlurmctldHost's: a UTS namespace named jpctl.
     if ! unshare --uts -- /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' sh "$CTL" \
-        slurmctld -f "$SLURM_CONF" -i; then
+        slurmctld -f "$SLURM_CONF" -i 9>&-; then
         say "slurmctld did not start: $(tail -n 3 "$SLURM/log/slurmctld.log" 2>/dev/null | tr '\n' ' ')"
         slurm_down
         exit 1
     fi
+    # Each slurmd its own copy of slurm.conf, for an mpi.conf of its own beside it: the PMIx plugin's
+    # temporary directory per node (the slurmstepds of all nodes share this file system).
     for h in $(hosts); do
-        mkdir -p "$SLURM/spool/$h"
-        if ! (on "$h" slurmd -f "$SLURM_CONF" -N "$h"); then
+        mkdir -p "$SLURM/spool/$h" "$SLURM/etc/$h" "$SLURM/pmix/$h"
+        cp "$SLURM_CONF" "$SLURM/etc/$h/slurm.conf"
+        echo "PMIxCliTmpDirBase=$SLURM/pmix/$h" >"$SLURM/etc/$h/mpi.conf"
+        if ! (on "$h" env SLURM_CONF="$SLURM/etc/$h/slurm.conf" slurmd -f "$SLURM/etc/$h/slurm.conf" -N "$h" 9>&-); then
             say "slurmd of $h did not start: $(tail -n 3 "$SLURM/log/slurmd-$h.log" 2>/dev/null | tr '\n' ' ')"
             slurm_down
             exit 1
@@ -326,6 +357,15 @@ slurm_up() {
     say "slurm up: $n nodes idle (SLURM_CONF=$SLURM_CONF)"
 }
 
+# One change at a time (two test runs, a developer and a test): up, down and Slurm's wait for each
+# other. The daemons slurm-up starts do not keep the lock (9>&-).
+case "${1:-}" in
+    up | down | slurm-up | slurm-down)
+        if [[ "$(id -u)" -eq 0 ]]; then
+            exec 9>>/run/jpmpi-cluster.lock && flock -w 300 9 || die "another scripts/cluster.sh kept the lock for 300 s"
+        fi
+        ;;
+esac
 case "${1:-}" in
     up) shift; up "$@" ;;
     down) down; say "down" ;;

@@ -7,7 +7,6 @@ import io.jpmpi.profilers.accounting.AccountingRecord;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.testsupport.Cluster;
-import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import java.io.IOException;
@@ -30,13 +29,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * jpmpi on a cluster: 3 hosts of 2 ranks each (scripts/cluster.sh: network + UTS namespaces of this
  * machine, one file system), bin/jpmpi run --tools profile,java-counter,accounting started on the
- * first host over {@code mpirun --hostfile H -np 6} (Open MPI) and {@code mpiexec.hydra -f H -n 6}
- * (MPICH), which reach the other hosts through the cluster's ssh. Checked: profile.json says 3
- * hosts and puts each rank on its host, 2 per host, with its figures; java-counter counted on
- * every rank; every rank started its own JVM on its own host (each JVM writes a log file named
- * after the host name and pid it sees, -Xlog's %hn and %p, given through JPMPI_JAVA_OPTIONS);
- * the accounting record counts 3 nodes and 6 ranks. Skipped, with one line, where this machine
- * cannot make such hosts.
+ * first host, each MPI with each launcher: {@code mpirun --hostfile H -np 6} (Open MPI) and
+ * {@code mpiexec.hydra -f H -n 6} (MPICH), which reach the other hosts through the cluster's ssh;
+ * under Slurm (slurmctld, a slurmd inside each host), {@code srun -N3 -n6} and {@code salloc -N3
+ * -n6} around bin/jpmpi run with the MPI's own launcher. Checked: profile.json says 3 hosts and
+ * puts each rank on its host, 2 per host, with its figures; java-counter counted on every rank;
+ * every rank started its own JVM on its own host (each JVM writes a log file named after the host
+ * name and pid it sees, -Xlog's %hn and %p, given through JPMPI_JAVA_OPTIONS); the accounting
+ * record counts 3 nodes and 6 ranks; under Slurm, the job id of both is SLURM_JOB_ID. Skipped, with
+ * one line, where this machine cannot make such hosts or has no Slurm.
  */
 class ClusterIT {
     static final int HOSTS = 3;
@@ -156,36 +157,31 @@ class ClusterIT {
         Job.start(cluster(), List.of(), launcher, impl).checkThreeHosts();
     }
 
-    static Stream<Impl> mpich() {
-        return MpiRun.implementations().filter(i -> i == Impl.MPICH);
-    }
-
-    static Stream<Impl> openMpi() {
-        return MpiRun.implementations().filter(i -> i == Impl.OPENMPI);
-    }
-
-    /** MPICH under Slurm: bin/jpmpi run -- srun -N3 -n6 --mpi=pmi2 on the first host; the job id is Slurm's. */
-    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
-    @MethodSource("mpich")
-    void srunWithPmi2(Impl impl) throws Exception {
+    /**
+     * Under Slurm, srun as the launcher: bin/jpmpi run -- srun -N3 -n6 --mpi=pmi2 (MPICH) or
+     * --mpi=pmix (Open MPI 4.1 of Debian has no PMI-2) on the first host; the job id is Slurm's.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void srun(Impl impl) throws Exception {
         String name = jobName();
-        List<String> srun = List.of("srun", "-N", Integer.toString(HOSTS), "-n", Integer.toString(RANKS), "--mpi=pmi2",
-                "-J", name);
-        Job job = Job.start(slurm(), List.of(), srun, impl);
-        checkSlurmJob(job, name);
+        List<String> srun = List.of("srun", "-N", Integer.toString(HOSTS), "-n", Integer.toString(RANKS),
+                impl == Impl.MPICH ? "--mpi=pmi2" : "--mpi=pmix", "-J", name);
+        checkSlurmJob(Job.start(slurm(), List.of(), srun, impl), name);
     }
 
     /**
-     * Open MPI under Slurm: salloc -N3 -n6 bin/jpmpi run -- mpirun on the first host (mpirun takes
-     * the hosts from the allocation); the job id is Slurm's.
+     * Under Slurm, the MPI's own launcher in an allocation: salloc -N3 -n6 bin/jpmpi run -- mpirun
+     * (Open MPI) or mpiexec.hydra (MPICH) on the first host, which take the hosts from the
+     * allocation and start their daemons through Slurm; the job id is Slurm's.
      */
-    @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
-    @MethodSource("openMpi")
-    void sallocAndMpirun(Impl impl) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void sallocAndTheMpisLauncher(Impl impl) throws Exception {
         String name = jobName();
         List<String> salloc = List.of("salloc", "-N", Integer.toString(HOSTS), "-n", Integer.toString(RANKS), "-J",
                 name);
-        Job job = Job.start(slurm(), salloc, List.of("mpirun"), impl);
+        Job job = Job.start(slurm(), salloc, List.of(impl == Impl.OPENMPI ? "mpirun" : "mpiexec.hydra"), impl);
         checkSlurmJob(job, name);
     }
 
