@@ -25,7 +25,7 @@
 # runs 2 ranks on each host. (Given explicitly, `--mca plm_rsh_agent scripts/cluster-ssh` and
 # `-launcher ssh -launcher-exec scripts/cluster-ssh` work the same.)
 #
-# State: $JPMPI_CLUSTER_DIR (default /run/jpmpi-cluster). Names: namespaces and host names jpn1..N,
+# State: /run/jpmpi-cluster (gone at a reboot, as the namespaces). Names: namespaces and host names jpn1..N,
 # bridge jpmpibr0 with $NET.254/24 (NET: JPMPI_CLUSTER_NET, three octets, default 10.231.0), host i
 # at $NET.i; the bridge's address is the host name jpctl, where slurmctld listens.
 #
@@ -35,7 +35,8 @@
 set -uo pipefail
 
 here="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
-STATE=${JPMPI_CLUSTER_DIR:-/run/jpmpi-cluster}
+# One cluster per machine (its namespaces, bridge and /etc/hosts lines are the machine's): one place.
+STATE=/run/jpmpi-cluster
 NET=${JPMPI_CLUSTER_NET:-10.231.0}
 BRIDGE=jpmpibr0
 CTL=jpctl
@@ -127,7 +128,7 @@ down() {
     local ns pids
     # Ours by name: the state's hosts and any jpnN an interrupted `up` left. Their processes were
     # started in them (daemons, a job's ranks).
-    for ns in $( { hosts; ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$PREFIX[0-9]+$"; } | sort -u); do
+    for ns in $({ hosts; ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$PREFIX[0-9]+$"; } | sort -u); do
         mapfile -t pids < <(ip netns pids "$ns" 2>/dev/null)
         stop_pids "${pids[@]}"
         ip netns del "$ns" 2>/dev/null
@@ -239,8 +240,8 @@ on() {
     local h=$1
     shift
     is_host "$h" || die "$h is not a host of the test cluster (hosts: $(hosts | tr '\n' ' '))"
-    exec nsenter --net="/run/netns/$h" unshare --uts -- /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' \
-        sh "$h" "$@"
+    exec nsenter --net="/run/netns/$h" unshare --uts -- \
+        /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' sh "$h" "$@"
 }
 
 run() {
@@ -254,18 +255,20 @@ run() {
 }
 
 # ---------------------------------------------------------------------------
-# Slurm: munged with its own socket, slurmctld in a UTS namespace named jpctl on the bridge's
+# Slurm: munged with its own socket and key, slurmctld in a UTS namespace named jpctl on the bridge's
 # address, one slurmd inside each host (so tasks see the host's name and address); every file
 # under $STATE/slurm.
 # ---------------------------------------------------------------------------
 slurm_down() {
     [[ -d "$SLURM" ]] || return 0
-    local f pid
+    local f pid name
     local -a pids=()
+    # A pid file's process, if it is still the daemon that wrote it (munged.pid: munged, slurmd-jpn1.pid: slurmd).
     for f in "$SLURM"/run/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f" 2>/dev/null)"
-        [[ "$pid" =~ ^[0-9]+$ ]] && pids+=("$pid")
+        name="$(basename -- "$f" .pid)"
+        [[ "$pid" =~ ^[0-9]+$ && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "${name%%-*}" ]] && pids+=("$pid")
     done
     stop_pids "${pids[@]}"
     rm -rf -- "$SLURM"
@@ -320,7 +323,9 @@ slurm_up() {
         echo "PartitionName=jpmpi Nodes=$PREFIX[1-$n] Default=YES MaxTime=30 State=UP"
     } >"$SLURM/slurm.conf"
     export SLURM_CONF="$SLURM/slurm.conf" PATH="$PATH:/usr/sbin:/sbin"
-    munged --socket="$SLURM/munge/munge.socket" --pid-file="$SLURM/run/munged.pid" \
+    # A key of its own: the cluster does not need (or touch) the machine's munge installation.
+    (umask 077 && head -c 1024 /dev/urandom >"$SLURM/munge/munge.key") || die "cannot make a munge key"
+    munged --socket="$SLURM/munge/munge.socket" --pid-file="$SLURM/run/munged.pid" --key-file="$SLURM/munge/munge.key" \
         --log-file="$SLURM/log/munged.log" --seed-file="$SLURM/munge/seed" --force 9>&- \
         || { slurm_down; die "munged did not start"; }
     # slurmctld checks that its host name is SlurmctldHost's: a UTS namespace named jpctl.
@@ -336,7 +341,8 @@ slurm_up() {
         mkdir -p "$SLURM/spool/$h" "$SLURM/etc/$h" "$SLURM/pmix/$h"
         cp "$SLURM_CONF" "$SLURM/etc/$h/slurm.conf"
         echo "PMIxCliTmpDirBase=$SLURM/pmix/$h" >"$SLURM/etc/$h/mpi.conf"
-        if ! (on "$h" env SLURM_CONF="$SLURM/etc/$h/slurm.conf" slurmd -f "$SLURM/etc/$h/slurm.conf" -N "$h" 9>&-); then
+        if ! (on "$h" env SLURM_CONF="$SLURM/etc/$h/slurm.conf" slurmd -f "$SLURM/etc/$h/slurm.conf" -N "$h" \
+            9>&-); then
             say "slurmd of $h did not start: $(tail -n 3 "$SLURM/log/slurmd-$h.log" 2>/dev/null | tr '\n' ' ')"
             slurm_down
             exit 1
@@ -362,7 +368,8 @@ slurm_up() {
 case "${1:-}" in
     up | down | slurm-up | slurm-down)
         if [[ "$(id -u)" -eq 0 ]]; then
-            exec 9>>/run/jpmpi-cluster.lock && flock -w 300 9 || die "another scripts/cluster.sh kept the lock for 300 s"
+            exec 9>>/run/jpmpi-cluster.lock && flock -w 300 9 \
+                || die "another scripts/cluster.sh kept the lock for 300 s"
         fi
         ;;
 esac
