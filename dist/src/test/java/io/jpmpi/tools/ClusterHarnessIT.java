@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 class ClusterHarnessIT {
     static final Path ETC_HOSTS = Path.of("/etc/hosts");
     static final Path STATE = Path.of("/run/jpmpi-cluster");
+    /** The subnet's first three octets, as cluster.sh takes them. */
+    static final String NET = System.getenv().getOrDefault("JPMPI_CLUSTER_NET", "10.231.0");
 
     static Result sh(String... command) {
         Path dir = Jpmpi.RUNS.resolve("harness-" + System.nanoTime());
@@ -50,7 +52,7 @@ class ClusterHarnessIT {
         try (Cluster cluster = Cluster.upWithSlurm(3)) {
             assertEquals(List.of("jpn1", "jpn2", "jpn3"), cluster.hosts());
             String etc = Files.readString(ETC_HOSTS);
-            for (String line : List.of("10.231.0.254 jpctl", "10.231.0.1 jpn1", "10.231.0.2 jpn2", "10.231.0.3 jpn3")) {
+            for (String line : List.of(NET + ".254 jpctl", NET + ".1 jpn1", NET + ".2 jpn2", NET + ".3 jpn3")) {
                 assertTrue(etc.lines().anyMatch(line::equals), () -> line + " not in /etc/hosts:\n" + etc);
             }
             // Each host its name and address; from jpn2, jpn3's ssh (the agent, first on PATH) runs
@@ -59,7 +61,7 @@ class ClusterHarnessIT {
                     "hostname; ip -4 -o addr show dev eth0; ssh -x -o BatchMode=yes jpn3 'echo $(hostname)' and more"));
             r.assertSuccess();
             assertEquals("jpn2", r.out().get(0), r::describe);
-            assertTrue(r.out().get(1).contains(" inet 10.231.0.2/24 "), r::describe);
+            assertTrue(r.out().get(1).contains(" inet " + NET + ".2/24 "), r::describe);
             assertEquals("jpn3 and more", r.out().get(2), r::describe);
             Result stranger = cluster.run("jpn1", Map.of(), List.of("ssh", "jpn9", "true"));
             assertEquals(255, stranger.exit(), stranger::describe);
