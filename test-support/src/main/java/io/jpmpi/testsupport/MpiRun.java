@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -231,26 +232,37 @@ public final class MpiRun {
         }
         command.addAll(List.of(args));
 
-        Path out = runDir.resolve("stdout.txt");
-        Path err = runDir.resolve("stderr.txt");
+        return execute(command, runDir, penv -> {
+            penv.keySet().removeIf(k -> CLEANED.contains(k) || k.startsWith("OMPI_MCA_"));
+            penv.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            penv.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+            if (direct) {
+                penv.putAll(env);
+            }
+        }, TIMEOUT);
+    }
+
+    /**
+     * Runs {@code command} in {@code dir} (stdin /dev/null; stdout.txt and stderr.txt there) in the
+     * environment of this JVM as {@code environment} changes it; after {@code limit} the whole
+     * process tree is killed and the result says it timed out.
+     */
+    public static Result execute(List<String> command, Path dir, Consumer<Map<String, String>> environment,
+                                 Duration limit) {
+        Path out = dir.resolve("stdout.txt");
+        Path err = dir.resolve("stderr.txt");
         ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(runDir.toFile())
+                .directory(dir.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
-        Map<String, String> penv = pb.environment();
-        penv.keySet().removeIf(k -> CLEANED.contains(k) || k.startsWith("OMPI_MCA_"));
-        penv.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        penv.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-        if (direct) {
-            penv.putAll(env);
-        }
+        environment.accept(pb.environment());
         long start = System.nanoTime();
         boolean timedOut;
         int exit;
         try {
             Process p = pb.start();
-            timedOut = !p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            timedOut = !p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
             if (timedOut) {
                 killTree(p.toHandle());
                 p.waitFor(10, TimeUnit.SECONDS);
@@ -263,7 +275,7 @@ public final class MpiRun {
             throw new IllegalStateException("interrupted while running " + command, e);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        return new Result(command, exit, timedOut, read(out), read(err), runDir, took);
+        return new Result(command, exit, timedOut, read(out), read(err), dir, took);
     }
 
     private static void killTree(ProcessHandle root) {

@@ -1,0 +1,87 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.testsupport.Cluster;
+import io.jpmpi.testsupport.MpiRun;
+import io.jpmpi.testsupport.MpiRun.Result;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The test cluster itself (scripts/cluster.sh, scripts/cluster-ssh, test-support's Cluster): each
+ * host has its own name and address and sees the others; the agent behaves as ssh; and taking it
+ * down leaves the machine as it was: /etc/hosts byte for byte, no namespace, device or daemon.
+ * Skipped where the machine does not allow the hosts, and where a cluster is up already (a
+ * developer's: it is not taken down).
+ */
+class ClusterHarnessIT {
+    static final Path ETC_HOSTS = Path.of("/etc/hosts");
+    static final Path STATE = Path.of("/run/jpmpi-cluster");
+    /** The subnet's first three octets, as cluster.sh takes them. */
+    static final String NET = System.getenv().getOrDefault("JPMPI_CLUSTER_NET", "10.231.0");
+
+    static Result sh(String... command) {
+        Path dir = Jpmpi.RUNS.resolve("harness-" + System.nanoTime());
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return MpiRun.execute(List.of(command), dir, env -> { }, Duration.ofSeconds(60));
+    }
+
+    @Test
+    void hostsAgentAndATeardownThatLeavesNothing() throws Exception {
+        Assumptions.assumeFalse(sh(Cluster.SCRIPT.toString(), "status").exit() == 0,
+                "a test cluster is up already (scripts/cluster.sh down to run this test)");
+        byte[] hostsBefore = Files.readAllBytes(ETC_HOSTS);
+        List<Long> daemons = new ArrayList<>();
+        try (Cluster cluster = Cluster.upWithSlurm(3)) {
+            assertEquals(List.of("jpn1", "jpn2", "jpn3"), cluster.hosts());
+            String etc = Files.readString(ETC_HOSTS);
+            for (String line : List.of(NET + ".254 jpctl", NET + ".1 jpn1", NET + ".2 jpn2", NET + ".3 jpn3")) {
+                assertTrue(etc.lines().anyMatch(line::equals), () -> line + " not in /etc/hosts:\n" + etc);
+            }
+            // Each host its name and address; from jpn2, jpn3's ssh (the agent, first on PATH) runs
+            // the joined command there, ssh's options skipped.
+            Result r = cluster.run("jpn2", Map.of(), List.of("sh", "-c",
+                    "hostname; ip -4 -o addr show dev eth0; ssh -x -o BatchMode=yes jpn3 'echo $(hostname)' and more"));
+            r.assertSuccess();
+            assertEquals("jpn2", r.out().get(0), r::describe);
+            assertTrue(r.out().get(1).contains(" inet " + NET + ".2/24 "), r::describe);
+            assertEquals("jpn3 and more", r.out().get(2), r::describe);
+            Result stranger = cluster.run("jpn1", Map.of(), List.of("ssh", "jpn9", "true"));
+            assertEquals(255, stranger.exit(), stranger::describe);
+            assertTrue(stranger.stderr().contains("jpn9 is not a host of the test cluster"), stranger::describe);
+            // Slurm's daemons, to see them gone afterwards.
+            try (Stream<Path> pids = Files.list(STATE.resolve("slurm/run"))) {
+                for (Path p : pids.toList()) {
+                    daemons.add(Long.parseLong(Files.readString(p).strip()));
+                }
+            }
+            assertEquals(5, daemons.size(), daemons::toString); // munged, slurmctld, 3 slurmd
+        }
+        assertArrayEquals(hostsBefore, Files.readAllBytes(ETC_HOSTS), "/etc/hosts is not as it was");
+        assertFalse(Files.exists(STATE), STATE + " is left");
+        Result netns = sh("ip", "netns", "list");
+        assertTrue(netns.out().stream().noneMatch(l -> l.matches("jpn[0-9]+.*")), netns::describe);
+        Result links = sh("ip", "-o", "link", "show");
+        assertTrue(links.out().stream().noneMatch(l -> l.contains(" jpv") || l.contains(" jpmpibr0")), links::describe);
+        for (long pid : daemons) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "daemon " + pid + " is left");
+        }
+    }
+}
