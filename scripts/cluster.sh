@@ -12,6 +12,9 @@
 #   scripts/cluster.sh slurm-up          munged, slurmctld and one slurmd inside each host; waits for idle nodes
 #   scripts/cluster.sh slurm-down        stops them
 #   scripts/cluster.sh check             can this machine make such hosts? one line, exit 0 or 77
+#   scripts/cluster.sh private HOST [DIR...]   from now on, commands on HOST see an empty read-only
+#                                        file system over each DIR (a private mount, as a node that
+#                                        does not mount a site's scratch area); no DIR: none again
 #
 # How launchers reach the hosts: scripts/cluster-ssh is an ssh-like agent (ssh options skipped, the
 # command joined as ssh joins it and run by bash in a clean login-like environment on the host).
@@ -240,8 +243,34 @@ on() {
     local h=$1
     shift
     is_host "$h" || die "$h is not a host of the test cluster (hosts: $(hosts | tr '\n' ' '))"
-    exec nsenter --net="/run/netns/$h" unshare --uts -- \
-        /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' sh "$h" "$@"
+    local -a hidden=()
+    [[ -f "$STATE/private/$h" ]] && mapfile -t hidden <"$STATE/private/$h"
+    if ((${#hidden[@]} == 0)); then
+        exec nsenter --net="/run/netns/$h" unshare --uts -- \
+            /bin/sh -c 'echo "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' sh "$h" "$@"
+    fi
+    # A mount namespace of its own, private: an empty read-only tmpfs over each hidden directory.
+    exec nsenter --net="/run/netns/$h" unshare --uts --mount --propagation private -- /bin/sh -c '
+        h=$1 n=$2; shift 2
+        while [ "$n" -gt 0 ]; do mount -t tmpfs -o ro,mode=0755 jpmpi-private "$1" || exit 1; shift; n=$((n - 1)); done
+        echo "$h" >/proc/sys/kernel/hostname && exec "$@"' sh "$h" "${#hidden[@]}" "${hidden[@]}" "$@"
+}
+
+private() {
+    (($# >= 1)) || { say "usage: private HOST [DIR...]"; exit 2; }
+    is_up || die "the cluster is not up (scripts/cluster.sh up)"
+    local h=$1 d
+    shift
+    is_host "$h" || die "$h is not a host of the test cluster"
+    mkdir -p "$STATE/private"
+    for d in "$@"; do
+        [[ "$d" == /* && -d "$d" ]] || die "private: $d is not an absolute path of a directory"
+    done
+    if (($# == 0)); then
+        rm -f "$STATE/private/$h"
+    else
+        printf '%s\n' "$@" >"$STATE/private/$h"
+    fi
 }
 
 run() {
@@ -383,6 +412,7 @@ case "${1:-}" in
         if [[ -f "$SLURM/up" ]]; then echo "slurm: SLURM_CONF=$SLURM/slurm.conf"; fi
         ;;
     run) shift; run "$@" ;;
+    private) shift; private "$@" ;;
     hostfile)
         is_up || die "the cluster is not up (scripts/cluster.sh up)"
         [[ "${2:-}" == openmpi || "${2:-}" == mpich ]] || { say "usage: hostfile openmpi|mpich"; exit 2; }

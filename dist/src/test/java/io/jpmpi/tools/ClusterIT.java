@@ -85,9 +85,15 @@ class ClusterIT {
     record Job(Cluster cluster, Result result, Path output, Path jvms, Path accounting) {
         /** {@code WRAPPER... bin/jpmpi run --tools ... -- LAUNCHER... pingpong K} on the first host. */
         static Job start(Cluster cluster, List<String> wrapper, List<String> launcher, Impl impl) throws IOException {
+            return start(cluster, wrapper, launcher, impl, null);
+        }
+
+        /** The same with the profile written to `output` (null: beside the job's other files). */
+        static Job start(Cluster cluster, List<String> wrapper, List<String> launcher, Impl impl, Path output)
+                throws IOException {
             Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "cluster-" + impl.id + "-");
-            Job job = new Job(cluster, null, dir.resolve("profile"), Files.createDirectory(dir.resolve("jvms")),
-                    dir.resolve("accounting.jsonl"));
+            Job job = new Job(cluster, null, output != null ? output : dir.resolve("profile"),
+                    Files.createDirectory(dir.resolve("jvms")), dir.resolve("accounting.jsonl"));
             List<String> command = new ArrayList<>(wrapper);
             command.addAll(List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
                     "profile,java-counter,accounting", "--output", job.output.toString(), "--"));
@@ -155,6 +161,34 @@ class ClusterIT {
         List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
                 : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
         Job.start(cluster(), List.of(), launcher, impl).checkThreeHosts();
+    }
+
+    /**
+     * The output directory on a file system only the first host has (PROFILE.md, "Where it is
+     * written"): the other hosts see an empty read-only file system there. profile.json is still
+     * whole, every rank's row in it: only rank 0, on the first host, writes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void onlyTheFirstHostCanWriteTheOutputDirectory(Impl impl) throws Exception {
+        Cluster c = cluster();
+        String hostfile = c.hostfile(impl).toString();
+        String n = Integer.toString(RANKS);
+        List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
+                : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
+        Path scratch = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "scratch-" + impl.id + "-");
+        for (String host : c.hosts().subList(1, HOSTS)) {
+            c.hide(host, scratch);
+        }
+        try {
+            Job job = Job.start(c, List.of(), launcher, impl, scratch.resolve("profile"));
+            job.checkThreeHosts();
+            assertTrue(Files.isRegularFile(job.output().resolve("report.txt")), job.result()::describe);
+        } finally {
+            for (String host : c.hosts().subList(1, HOSTS)) {
+                c.hide(host);
+            }
+        }
     }
 
     /**

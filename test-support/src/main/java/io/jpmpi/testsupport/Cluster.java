@@ -156,6 +156,18 @@ public final class Cluster implements AutoCloseable {
         }, MpiRun.TIMEOUT);
     }
 
+    /**
+     * From now on, commands on `host` see an empty read-only file system over each of `dirs` (a node
+     * that does not mount a site's scratch area); no dirs: none again (scripts/cluster.sh private).
+     */
+    public void hide(String host, Path... dirs) {
+        List<String> all = new ArrayList<>(List.of(SCRIPT.toString(), "private", host));
+        for (Path d : dirs) {
+            all.add(d.toAbsolutePath().toString());
+        }
+        MpiRun.execute(all, runDir("private-"), penv -> { }, MpiRun.TIMEOUT).assertSuccess();
+    }
+
     /** Takes down what {@link #up} brought up: Slurm, then the hosts. */
     @Override
     public void close() {

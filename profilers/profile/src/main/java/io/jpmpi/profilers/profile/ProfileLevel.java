@@ -1,11 +1,13 @@
 package io.jpmpi.profilers.profile;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.Level;
+import io.jpmpi.layering.Status;
 import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.Variables;
@@ -47,6 +49,8 @@ import java.util.Set;
  */
 public final class ProfileLevel extends Interceptor {
     private static final String FILE = Reports.PROFILE;
+    /** The tags of the rows the ranks send rank 0 (rank rows, message rows, byte rows), on the tool's own communicator. */
+    static final int ROWS_TAG = 0x6a70;
 
     /** Whether the recorder was told that the profile output is needed (see the constructor). */
     private final boolean told;
@@ -109,6 +113,8 @@ public final class ProfileLevel extends Interceptor {
         private final Recorder recorder;
         private final Path dir;
         private boolean localOk = true;
+        /** Rank 0's buffer for the other ranks' rows, grown as they need. */
+        private MemorySegment receiveBuffer;
         private String failure;
 
         Job(Arena arena, Level level, long comm, int rank, int size, Recorder recorder, Path dir) {
@@ -198,24 +204,17 @@ public final class ProfileLevel extends Interceptor {
             }
             long[] head0 = bcastLongs(new long[] {headBytes.length, localOk ? 1 : 0, token});
             Path tmp = tmpFile(dir, head0[2]);
-            long[] lengths = {row.length, messages.length, bytes.length};
-            long[] before = exscan(lengths);
-            long[] totals = allreduceSum(lengths);
-            if (head0[1] == 1 && localOk) {
-                long m1 = head0[0] + totals[0];
-                long m2 = m1 + middle.length() + totals[1];
-                long t = m2 + middle2.length() + totals[2];
-                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                    write(ch, row, head0[0] + before[0]);
-                    write(ch, messages, m1 + middle.length() + before[1]);
-                    write(ch, bytes, m2 + middle2.length() + before[2]);
-                    if (rank == 0) {
-                        write(ch, middle.getBytes(StandardCharsets.UTF_8), m1);
-                        write(ch, middle2.getBytes(StandardCharsets.UTF_8), m2);
-                        write(ch, tail.getBytes(StandardCharsets.UTF_8), t);
+            // Rank 0 alone writes the file: every other rank sends it its rows, which it appends in
+            // rank order, one at a time (PROFILE.md, "Where it is written"): no other rank needs to
+            // reach the directory, which may be on a file system only rank 0's host can write.
+            if (head0[1] == 1) {
+                byte[][] rows = {row, messages, bytes};
+                if (rank != 0) {
+                    for (int part = 0; part < rows.length; part++) {
+                        send(rows[part], ROWS_TAG + part);
                     }
-                } catch (IOException | RuntimeException e) {
-                    fail("write " + tmp, e);
+                } else {
+                    assemble(tmp, head0[0], rows, new String[] {"", middle, middle2}, tail);
                 }
             }
             boolean all = reduceMin(localOk ? 1 : 0) == 1;
@@ -225,12 +224,76 @@ public final class ProfileLevel extends Interceptor {
             }
             if (rank == 0 && all) {
                 try {
-                    ProfileWriter.publish(tmp, profile, dir);
+                    ProfileWriter.publish(tmp, dir);
                 } catch (IOException | RuntimeException e) {
                     System.err.println("jpmpi (rank 0): profile: " + e + " (profile.json: " + dir.resolve(FILE) + ")");
                 }
             }
             return all;
+        }
+
+        /**
+         * Rank 0: appends, after the head, each part (rank rows, message rows, byte rows) preceded by
+         * its separator: its own, then every other rank's as it arrives, then the tail. Every rank's
+         * rows are received even after a failed write (the senders would wait for ever otherwise);
+         * a failure is this rank's, and the final vote keeps the file from being published.
+         */
+        private void assemble(Path tmp, long headLength, byte[][] mine, String[] before, String tail) {
+            FileChannel ch = null;
+            try {
+                ch = FileChannel.open(tmp, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException | RuntimeException e) {
+                fail("write " + tmp, e);
+            }
+            long at = headLength;
+            for (int part = 0; part < mine.length; part++) {
+                at = append(ch, tmp, before[part].getBytes(StandardCharsets.UTF_8), at);
+                at = append(ch, tmp, mine[part], at);
+                for (int r = 1; r < size; r++) {
+                    at = append(ch, tmp, receive(r, ROWS_TAG + part), at);
+                }
+            }
+            append(ch, tmp, tail.getBytes(StandardCharsets.UTF_8), at);
+            if (ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException e) {
+                    fail("write " + tmp, e);
+                }
+            }
+        }
+
+        /** Writes data at `at` while this rank's writing has not failed; the offset after it. */
+        private long append(FileChannel ch, Path tmp, byte[] data, long at) {
+            if (ch != null && localOk) {
+                try {
+                    write(ch, data, at);
+                } catch (IOException | RuntimeException e) {
+                    fail("write " + tmp, e);
+                }
+            }
+            return at + data.length;
+        }
+
+        private void send(byte[] data, int tag) {
+            MemorySegment m = arena.allocate(Math.max(data.length, 1));
+            MemorySegment.copy(data, 0, m, JAVA_BYTE, 0, data.length);
+            check(mpi.MPI_Send(m.address(), data.length, Constants.MPI_BYTE, 0, tag, comm), "MPI_Send");
+        }
+
+        /** One message of `from` with `tag`, whatever its length, into a buffer reused from one to the next. */
+        private byte[] receive(int from, int tag) {
+            MemorySegment status = arena.allocate(Status.SIZE, 8);
+            check(mpi.MPI_Probe(from, tag, comm, status.address()), "MPI_Probe");
+            MemorySegment count = arena.allocate(4, 4);
+            check(mpi.MPI_Get_count(status.address(), Constants.MPI_BYTE, count.address()), "MPI_Get_count");
+            int n = count.get(JAVA_INT, 0);
+            if (receiveBuffer == null || receiveBuffer.byteSize() < n) {
+                receiveBuffer = arena.allocate(Math.max(n, 2 * (receiveBuffer == null ? 4096 : receiveBuffer.byteSize())));
+            }
+            check(mpi.MPI_Recv(receiveBuffer.address(), n, Constants.MPI_BYTE, from, tag, comm,
+                    Constants.MPI_STATUS_IGNORE), "MPI_Recv");
+            return receiveBuffer.asSlice(0, n).toArray(JAVA_BYTE);
         }
 
         private static Path tmpFile(Path dir, long token) {

@@ -48,11 +48,12 @@ public final class ProfileWriter {
     }
 
     /**
-     * For the ranks, which write profile.json's pieces into {@code assembled} at their own offsets:
-     * puts the whole file in place (one rename), then writes both reports of {@code p}.
+     * For the ranks' rank 0, which has assembled profile.json's pieces in {@code assembled}: puts the
+     * whole file in place (one rename), then writes both reports from the file as written (the
+     * profile with every rank's row and the matrix, exactly what {@code jpmpi report} would read).
      */
-    public static void publish(Path assembled, Profile p, Path dir) throws IOException {
+    public static void publish(Path assembled, Path dir) throws IOException {
         Files.move(assembled, profileFile(dir), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        writeReports(p, dir, true);
+        writeReports(ProfileJson.read(profileFile(dir)), dir, true);
     }
 }

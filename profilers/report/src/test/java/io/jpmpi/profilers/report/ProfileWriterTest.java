@@ -43,10 +43,13 @@ class ProfileWriterTest {
         Profile p = Fixtures.fourRanks();
         Path assembled = dir.resolve(Reports.PROFILE + ".tmp");
         ProfileJson.write(p, assembled);
-        ProfileWriter.publish(assembled, p, dir);
+        ProfileWriter.publish(assembled, dir);
         assertFalse(Files.exists(assembled));
         assertEquals(p, ProfileJson.read(ProfileWriter.profileFile(dir)));
-        assertTrue(Files.isRegularFile(dir.resolve(Reports.TEXT)));
+        // the reports are those of the whole profile: its rank rows name the hosts
+        assertEquals(ProfileWriter.writeReports(p, Files.createDirectory(dir.resolve("again")), false),
+                Files.readString(dir.resolve(Reports.TEXT)));
+        assertTrue(Files.readString(dir.resolve(Reports.TEXT)).lines().anyMatch(l -> l.contains("hosts")));
         assertTrue(Files.isRegularFile(dir.resolve(Reports.HTML)));
     }
 
