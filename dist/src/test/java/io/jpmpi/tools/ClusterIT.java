@@ -122,6 +122,13 @@ class ClusterIT {
                         () -> host + ": " + rows);
             });
             assertEquals(cluster.hosts().get(0), p.rankRows().get(0).host(), p.rankRows()::toString);
+            // The report (rendered by rank 0 in the job): the hosts, and a row per host with its 2 ranks.
+            String report = Files.readString(output.resolve("report.txt"));
+            assertTrue(report.contains("\nPer host (" + HOSTS + " hosts; "), report);
+            for (String host : cluster.hosts()) {
+                assertTrue(report.lines().anyMatch(l -> l.matches(Pattern.quote(host) + " +" + PER_HOST + " +[0-9]+ .*")),
+                        () -> host + "\n" + report);
+            }
             // java-counter counted in every rank, exactly what pingpong does there.
             for (int rank = 0; rank < RANKS; rank++) {
                 Map<String, Long> c = result.counts("java-counter", rank);

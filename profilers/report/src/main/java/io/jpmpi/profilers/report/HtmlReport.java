@@ -102,6 +102,7 @@ public final class HtmlReport {
         b.append("<h2>Communication matrix</h2>\n");
         heatMap(page, p);
         pairTable(b, p);
+        hostTable(b, p);
         b.append("<h2>Message sizes</h2>\n");
         b.append("<p class=\"note\">Calls per size of the larger of the bytes a call sends and receives"
                 + " (log2 buckets).</p>\n");
@@ -282,6 +283,44 @@ public final class HtmlReport {
         b.append("</table>\n<p class=\"note\">").append(all.pairs()).append(" pairs exchanged ")
                 .append(Units.count(all.messages())).append(" messages, ").append(Units.bytes(all.bytes()))
                 .append(".</p>\n");
+    }
+
+    /** Per host, when the ranks ran on more than one (TextReport's per-host section). */
+    private static void hostTable(StringBuilder b, Profile p) {
+        Hosts h = Hosts.of(p);
+        if (h.hosts().size() < 2) {
+            return;
+        }
+        b.append("<h3>Per host</h3>\n<table>\n<tr><th>host</th>");
+        for (String x : new String[] {"ranks", "first rank", "application time", "MPI time", "MPI %",
+                "sent to other hosts", "received from other hosts"}) {
+            b.append("<th class=\"n\">").append(x).append("</th>");
+        }
+        b.append("</tr>\n");
+        for (Hosts.Host x : h.hosts()) {
+            b.append("<tr><td>").append(esc(x.name())).append("</td>");
+            cells(b, Integer.toString(x.ranks()), Integer.toString(x.firstRank()), Units.seconds(x.appSeconds()),
+                    Units.seconds(x.mpiSeconds()), Units.percent(x.mpiPercent()), Units.bytes(x.bytesOut()),
+                    Units.bytes(x.bytesIn()));
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n");
+        if (h.hosts().size() > TextReport.HOST_MATRIX) {
+            return;
+        }
+        b.append("<h3>Bytes between hosts</h3>\n<p class=\"note\">Sender row, receiver column.</p>\n<table>\n<tr><th></th>");
+        for (Hosts.Host x : h.hosts()) {
+            b.append("<th class=\"n\">").append(esc(x.name())).append("</th>");
+        }
+        b.append("</tr>\n");
+        for (int i = 0; i < h.hosts().size(); i++) {
+            b.append("<tr><th>").append(esc(h.hosts().get(i).name())).append("</th>");
+            for (int j = 0; j < h.hosts().size(); j++) {
+                cells(b, i == j ? "-" : Units.bytes(h.bytes()[i][j]));
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n");
     }
 
     // --- plots --------------------------------------------------------------------------------

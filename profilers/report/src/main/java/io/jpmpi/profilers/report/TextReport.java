@@ -48,7 +48,46 @@ public final class TextReport {
         histogram(b, p);
         b.append('\n');
         pairs(b, p);
+        perHost(b, p);
         return b.toString();
+    }
+
+    /** Most hosts the matrix between hosts is shown for (the per-host table has them all). */
+    static final int HOST_MATRIX = 8;
+
+    /** Per host, when the ranks ran on more than one: their sums, and the bytes between hosts. */
+    private static void perHost(StringBuilder b, Profile p) {
+        Hosts h = Hosts.of(p);
+        if (h.hosts().size() < 2) {
+            return;
+        }
+        b.append("\nPer host (").append(h.hosts().size()).append(" hosts; ").append(Units.bytes(h.betweenHosts()))
+                .append(" sent between hosts)\n");
+        String format = "%-18s%7s%8s%11s%11s%8s%13s%13s\n";
+        b.append(String.format(Locale.ROOT, format, "host", "ranks", "first", "app time", "MPI time", "MPI %",
+                "sent out", "received"));
+        for (Hosts.Host x : h.hosts()) {
+            b.append(String.format(Locale.ROOT, format, cut(plain(x.name()), 17), x.ranks(), x.firstRank(),
+                    Units.seconds(x.appSeconds()), Units.seconds(x.mpiSeconds()), Units.percent(x.mpiPercent()),
+                    Units.bytes(x.bytesOut()), Units.bytes(x.bytesIn())));
+        }
+        if (h.hosts().size() > HOST_MATRIX) {
+            return;
+        }
+        b.append("\nBytes between hosts (sender row, receiver column)\n");
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-18s", ""));
+        for (Hosts.Host x : h.hosts()) {
+            head.append(String.format(Locale.ROOT, "%11s", cut(plain(x.name()), 10)));
+        }
+        b.append(head.toString().stripTrailing()).append('\n');
+        for (int i = 0; i < h.hosts().size(); i++) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-18s", cut(plain(h.hosts().get(i).name()),
+                    17)));
+            for (int j = 0; j < h.hosts().size(); j++) {
+                line.append(String.format(Locale.ROOT, "%11s", i == j ? "-" : Units.bytes(h.bytes()[i][j])));
+            }
+            b.append(line).append('\n');
+        }
     }
 
     // --- banner -------------------------------------------------------------------------------
