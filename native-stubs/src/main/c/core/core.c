@@ -139,8 +139,7 @@ static void fail_line(const char *fmt, ...)
     if (rank) {
         snprintf(where, sizeof where, " (rank %s)", rank);
     }
-    fprintf(stderr, "jpmpi%s: %s\n", where, text);
-    fflush(stderr);
+    dprintf(STDERR_FILENO, "jpmpi%s: %s\n", where, text);
     _exit(JPMPI_EXIT_BAD_ENTRY);
 }
 
@@ -160,9 +159,8 @@ static void fail(const struct jpmpi_item *item, const char *fmt, ...)
 
 void jpmpi_core_missing(int slot)
 {
-    fprintf(stderr, "jpmpi: %s was called, but the %s library in this process does not define P%s\n",
+    dprintf(STDERR_FILENO, "jpmpi: %s was called, but the %s library in this process does not define P%s\n",
             jpmpi_slot_names[slot], jpmpi_impl_name, jpmpi_slot_names[slot]);
-    fflush(stderr);
     abort();
 }
 
@@ -422,11 +420,10 @@ static void say_line(const char *line)
 {
     const char *rank = rank_text();
     if (rank) {
-        fprintf(stderr, "jpmpi (rank %s): %s\n", rank, line);
+        dprintf(STDERR_FILENO, "jpmpi (rank %s): %s\n", rank, line);
     } else {
-        fprintf(stderr, "jpmpi: %s\n", line);
+        dprintf(STDERR_FILENO, "jpmpi: %s\n", line);
     }
-    fflush(stderr);
 }
 
 static int64_t bridge_install(int level, int slot, jpmpi_fn fn)
@@ -547,32 +544,31 @@ static void print_levels(void)
     if (entries.verbose == 0 || (rank && strcmp(rank, "0") != 0)) {
         return;
     }
-    fprintf(stderr, "jpmpi: %d level%s over %s %s (%d functions), from %s\n", nlevels, nlevels == 1 ? "" : "s",
+    dprintf(STDERR_FILENO, "jpmpi: %d level%s over %s %s (%d functions), from %s\n", nlevels, nlevels == 1 ? "" : "s",
             jpmpi_impl_name, jpmpi_impl_version, JPMPI_NSLOTS, entry_source);
     for (int k = 0; k <= nlevels; k++) {
         if (k == entries.fort_pos) {
-            fprintf(stderr, "jpmpi:   -  fortran  (Fortran calls enter here)\n");
+            dprintf(STDERR_FILENO, "jpmpi:   -  fortran  (Fortran calls enter here)\n");
         }
         if (k == nlevels) {
             break;
         }
-        fprintf(stderr, "jpmpi:   %d  %s  %sdefines %d function%s\n", k, levels[k].entry,
+        dprintf(STDERR_FILENO, "jpmpi:   %d  %s  %sdefines %d function%s\n", k, levels[k].entry,
                 levels[k].java ? "(Java) " : "", levels[k].defined, levels[k].defined == 1 ? "" : "s");
         if (entries.verbose > 1) {
             for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
                 if (levels[k].fn[slot]) {
-                    fprintf(stderr, "jpmpi:        %s\n", jpmpi_slot_names[slot]);
+                    dprintf(STDERR_FILENO, "jpmpi:        %s\n", jpmpi_slot_names[slot]);
                 }
             }
         }
     }
-    fprintf(stderr, "jpmpi:   %d  %s %s (bottom)\n", nlevels, jpmpi_impl_name, jpmpi_impl_version);
+    dprintf(STDERR_FILENO, "jpmpi:   %d  %s %s (bottom)\n", nlevels, jpmpi_impl_name, jpmpi_impl_version);
     if (has_java && entries.verbose > 1) {
-        fprintf(stderr, "jpmpi: JVM start %.1f ms (libjvm %.1f, JNI_CreateJavaVM %.1f%s, Java levels %.1f)\n",
+        dprintf(STDERR_FILENO, "jpmpi: JVM start %.1f ms (libjvm %.1f, JNI_CreateJavaVM %.1f%s, Java levels %.1f)\n",
                 java_times.find_ms + java_times.create_ms + java_times.boot_ms, java_times.find_ms,
                 java_times.create_ms, java_times.archive ? " with the AOT/CDS archive" : "", java_times.boot_ms);
     }
-    fflush(stderr);
 }
 
 /*

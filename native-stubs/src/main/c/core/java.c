@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +68,7 @@ static jint vm_vfprintf(FILE *stream, const char *format, va_list args)
         }
         return n;
     }
-    return vfprintf(stderr, format, args);
+    return vdprintf(STDERR_FILENO, format, args);
 }
 
 /* What the JVM said while starting, on one line ("a; b"). */
@@ -320,12 +322,46 @@ static void fp_restore(const struct fp_env *e)
 static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
                       struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen);
 
+/*
+ * What else the JVM's start changes for the whole process, put back as the application had it
+ * (layering/README.md, "What a program can see of jpmpi"): the C library's locale (the JVM calls
+ * setlocale(LC_ALL, ""), after which the program's printf and strtod follow the environment's
+ * locale instead of "C"; the JVM has read what it needs of it by then), and the dispositions of
+ * SIGPIPE and SIGXFSZ (the JVM ignores them in a handler of its own, so that a write to a closed
+ * pipe or past RLIMIT_FSIZE would no longer end the program as it does without jpmpi).
+ */
+struct process_env {
+    char *locale;
+    struct sigaction pipe, xfsz;
+};
+
+static void process_save(struct process_env *e)
+{
+    const char *l = setlocale(LC_ALL, NULL);
+    e->locale = l ? strdup(l) : NULL;
+    sigaction(SIGPIPE, NULL, &e->pipe);
+    sigaction(SIGXFSZ, NULL, &e->xfsz);
+}
+
+static void process_restore(struct process_env *e)
+{
+    if (e->locale) {
+        setlocale(LC_ALL, e->locale);
+        free(e->locale);
+    }
+    sigaction(SIGPIPE, &e->pipe, NULL);
+    sigaction(SIGXFSZ, &e->xfsz, NULL);
+}
+
 int jpmpi_java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java_level *jars, int njars,
                      struct jpmpi_java_times *times, int *culprit, char *err, size_t errlen)
 {
     struct fp_env app;
+    struct process_env process;
     fp_save(&app);
+    process_save(&process);
     int rc = java_start(bridge, jars, njars, times, culprit, err, errlen);
+    process_restore(&process);
     fp_restore(&app);
     return rc;
 }
@@ -465,7 +501,7 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
         return -1;
     }
     if (vm_said_len > 0) {
-        fputs(vm_said, stderr); /* warnings of a JVM that did start: as before, on stderr */
+        dprintf(STDERR_FILENO, "%s", vm_said); /* warnings of a JVM that did start: as before, on stderr */
         vm_said_len = 0;
     }
     jclass boot = (*env)->FindClass(env, "io/jpmpi/layering/runtime/Boot");

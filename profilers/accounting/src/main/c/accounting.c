@@ -37,6 +37,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
 #include <limits.h>
 #include <pwd.h>
 #include <sched.h>
@@ -770,12 +771,26 @@ static void acct_finalize(const struct timespec *t0)
 
 /* ---------------------------------------------------------------- the level's MPI functions */
 
+/*
+ * The level's own work at MPI_Init and MPI_Finalize (its percentages and rates, the sampler's
+ * start and stop) under the application's floating-point environment, without leaving a status
+ * flag the application would see as its own (fetestexcept, gfortran's note at STOP): the flags as
+ * they were before, whatever the work raised. The MPI library's own flags stay, as without jpmpi.
+ */
+static void acct_own_fp(void (*work)(void))
+{
+    fenv_t app;
+    feholdexcept(&app);
+    work();
+    fesetenv(&app);
+}
+
 ACCT_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     acct_find();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) {
-        acct_started();
+        acct_own_fp(acct_started);
     }
     return rc;
 }
@@ -785,16 +800,22 @@ ACCT_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
     acct_find();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
-        acct_started();
+        acct_own_fp(acct_started);
     }
     return rc;
 }
 
+static struct timespec acct_finalize_t0;
+
+static void acct_finalizing(void)
+{
+    acct_stopped(&acct_finalize_t0);
+    acct_finalize(&acct_finalize_t0);
+}
+
 ACCT_EXPORT int MPI_Finalize(void)
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    acct_stopped(&t0);
-    acct_finalize(&t0);
+    clock_gettime(CLOCK_MONOTONIC, &acct_finalize_t0);
+    acct_own_fp(acct_finalizing);
     return PMPI_Finalize();
 }

@@ -109,6 +109,16 @@ static void hwc_close_thread(struct hwc_thread *t)
     t->n = 0;
 }
 
+/* A thread's counters, none open: every descriptor -1 (a 0 is stdin, which closing them would close). */
+static struct hwc_thread *hwc_thread_alloc(void)
+{
+    struct hwc_thread *t = calloc(1, sizeof *t);
+    for (int i = 0; t && i < HWC_MAX; i++) {
+        t->fd[i] = -1;
+    }
+    return t;
+}
+
 /* Opens this process's events as one group for the calling thread; errno of the first failure. */
 static int hwc_open_thread(struct hwc_thread *t)
 {
@@ -285,7 +295,7 @@ static void hwc_start(void)
     int software = !dflt && strcmp(env, "software") == 0;
     hwc_parse(dflt ? "instructions,cycles,fp_ops" : software ? hwc_software_set : env);
     hwc_keep_openable(dflt);
-    struct hwc_thread *t = calloc(1, sizeof *t);
+    struct hwc_thread *t = hwc_thread_alloc();
     if (!t) {
         return;
     }
@@ -333,7 +343,7 @@ struct hwc_thread *hwc_thread_new(void)
     if (!hwc_running) {
         return NULL;
     }
-    struct hwc_thread *t = calloc(1, sizeof *t);
+    struct hwc_thread *t = hwc_thread_alloc();
     if (!t) {
         return NULL;
     }
@@ -507,7 +517,7 @@ static void hwc_started(int rc)
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     }
     if (rank == 0 && hwc_notice[0]) {
-        fputs(hwc_notice, stderr);
+        dprintf(STDERR_FILENO, "%s", hwc_notice);
     }
 }
 
@@ -545,7 +555,7 @@ static void hwc_report_line(void)
         used += snprintf(line + used, sizeof line - (size_t)used, " %s app=%llu mpi=%llu", hwc_event_names[i],
                          (unsigned long long)(t[i] - in[i]), (unsigned long long)in[i]);
     }
-    fprintf(stderr, "%s\n", line);
+    dprintf(STDERR_FILENO, "%s\n", line);
 }
 
 HWC_EXPORT int MPI_Finalize(void)

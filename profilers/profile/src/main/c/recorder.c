@@ -297,9 +297,8 @@ static void jp_start_output(void)
         where = ranks;
     }
     if (why != NULL) {
-        fprintf(stderr, "jpmpi (rank %d): profile: the output directory %s is %s: nothing is written there\n",
+        dprintf(STDERR_FILENO, "jpmpi (rank %d): profile: the output directory %s is %s: nothing is written there\n",
                 jp_world_rank, where, why);
-        fflush(stderr);
         return;
     }
     jp_output_on = 1;
