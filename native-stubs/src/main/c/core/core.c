@@ -239,7 +239,12 @@ static int deliver_pcontrol(int from, int level)
     typedef int (*pcontrol_t)(const int, ...);
     for (int k = from; k < nlevels; k++) {
         if (levels[k].fn[JPMPI_SLOT_MPI_Pcontrol]) {
+            /* a Java level's work may set errno (the JVM's own), which the program never sees */
+            int saved = errno;
             ((pcontrol_t)levels[k].fn[JPMPI_SLOT_MPI_Pcontrol])(level);
+            if (levels[k].java) {
+                errno = saved;
+            }
         }
     }
     if (bottom[JPMPI_SLOT_MPI_Pcontrol]) {

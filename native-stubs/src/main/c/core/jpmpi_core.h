@@ -2,6 +2,7 @@
 #ifndef JPMPI_CORE_H
 #define JPMPI_CORE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "jpmpi.h"
@@ -107,12 +108,15 @@ void jpmpi_core_missing(int slot) __attribute__((noreturn));
  * slot's java-enter (jpmpi_jdefs holds the upcall stub), which keeps the caller's MXCSR in a frame
  * of the thread; the level's forwarded call goes through the slot's java-below, which runs the
  * call under that MXCSR and notes what the library left there; the java-enter hands that back to
- * the caller. The Java code itself never changes what the application sees.
+ * the caller. The Java code itself never changes what the application sees. errno the same way:
+ * what the library left, else the caller's (the JVM's own work on the thread may set it).
  */
 struct jpmpi_fp_frame {
     struct jpmpi_fp_frame *prev;
     unsigned app;   /* MXCSR as the Java level's caller had it */
     unsigned lib;   /* MXCSR as the level's last forwarded call left it (app: none yet) */
+    int app_errno;  /* errno as the caller had it, */
+    int lib_errno;  /* as the level's last forwarded call left it (app_errno: none yet) */
 };
 extern JPMPI_HIDDEN __thread struct jpmpi_fp_frame *jpmpi_fp_top __attribute__((tls_model("initial-exec")));
 /* jpmpi_jdefs[k][slot]: Java level k's upcall stub for slot (its jpmpi_defs entry is the java-enter). */
@@ -150,12 +154,14 @@ static inline void jpmpi_set_mxcsr(unsigned m)
         struct jpmpi_fp_frame jp_f_;                                                  \
         jp_f_.prev = jpmpi_fp_top;                                                    \
         jp_f_.app = jp_f_.lib = jpmpi_mxcsr();                                        \
+        jp_f_.app_errno = jp_f_.lib_errno = errno;                                    \
         jpmpi_fp_top = &jp_f_;                                                        \
         ret jp_r_ = ((type)jpmpi_jdefs[jpmpi_cur & 0xffu][slot])args;                 \
         jpmpi_fp_top = jp_f_.prev;                                                    \
         if (jp_f_.lib != jp_f_.app) {                                                 \
             jpmpi_set_mxcsr(jp_f_.lib);                                               \
         }                                                                             \
+        errno = jp_f_.lib_errno;                                                      \
         return jp_r_;                                                                 \
     } while (0)
 
@@ -179,11 +185,13 @@ static inline void jpmpi_set_mxcsr(unsigned m)
         struct jpmpi_fp_frame *jp_f_ = jpmpi_fp_top;                                  \
         if (jp_f_) {                                                                  \
             jpmpi_set_mxcsr(jp_f_->app);                                              \
+            errno = jp_f_->app_errno;                                                 \
         }                                                                             \
         ret jp_r_ = ((type)jp_to_)args;                                               \
         jpmpi_cur = jp_c_;                                                            \
         if (jp_f_) {                                                                  \
             unsigned jp_l_ = jpmpi_mxcsr();                                           \
+            jp_f_->lib_errno = errno;                                                 \
             jp_f_->lib = jp_l_;                                                       \
             if ((jp_l_ & ~0x3fu) != JPMPI_JVM_MXCSR) {                                \
                 jpmpi_set_mxcsr(JPMPI_JVM_MXCSR | (jp_l_ & 0x3fu));                   \

@@ -33,8 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * without jpmpi (twice: what differs between two such jobs is the launcher's per-job data, ids and
  * ports), then through {@code bin/jpmpi run} with the dispatcher alone and with each built-in tool
  * and the example Java interceptor, on both MPIs. Every line must be as without jpmpi but for
- * {@link #ALLOWED} (each entry is a documented difference, with its reason) and, until the
- * floating-point thunks are merged, {@link #FP_THUNKS_OPEN}. The jobs run with a umask of 027 and
+ * {@link #ALLOWED} (each entry is a documented difference, with its reason). The jobs run with a umask of 027 and
  * a soft limit of open files below the hard one, so that a tool resetting either would show.
  */
 class ProcessStateIT {
@@ -93,35 +92,8 @@ class ProcessStateIT {
                             + " component is opened before MPI_Init)"),
             Allowed.of(JAVA, "\\w+ signal 12", "default flags=0x0", "handler:libjvm\\.so flags=0x\\p{XDigit}+",
                     "HotSpot suspends and resumes its threads with SIGUSR2 (kept with -Xrs)"),
-            Allowed.of(JAVA, "\\w+ errno MPI_\\w+(#\\d+)?", "kept", "set",
-                    "the JVM's own work on the calling thread inside a Java level (loading a class on first use,"
-                            + " compiling, collecting) may set errno"),
             Allowed.of(JAVA, "\\w+ signal 62", "default flags=0x0", "handler:libnio\\.so flags=0x\\p{XDigit}+",
                     "the JDK's NIO wakes a thread blocked in I/O with SIGRTMAX-2 (a Java level writing a file)"));
-
-    /**
-     * The floating-point state after calls through a Java level: status flags the MPI library
-     * raises inside such a call are dropped by the upcall's MXCSR restore (layering/README.md,
-     * "Floating-point state"). Fixed by the fp thunks in core; remove when merged. Accepted only
-     * as exactly that: flags set without jpmpi and clear with it, control bits equal.
-     */
-    static final List<String> FP_THUNKS_OPEN = List.of("fp mxcsr", "fp except", "flag");
-
-    static boolean fpThunksOpen(String tool, String key, String plain, String run) {
-        if (!JAVA.contains(tool) || FP_THUNKS_OPEN.stream().noneMatch(i -> key.contains(" " + i + " ")
-                || key.endsWith(" " + i))) {
-            return false;
-        }
-        if (key.contains(" flag ")) {
-            return plain.equals("T") && run.equals("F");
-        }
-        if (!plain.startsWith("0x") || !run.startsWith("0x")) {
-            return false;
-        }
-        // MXCSR's status flags and fenv's exceptions are both in the low six bits
-        long p = Long.parseLong(plain.substring(2), 16), r = Long.parseLong(run.substring(2), 16), flags = 0x3f;
-        return (p & ~flags) == (r & ~flags) && (r & flags & ~p) == 0;
-    }
 
     /** Per MPI: the two runs without jpmpi. */
     static final Map<Impl, Plain> PLAIN = new ConcurrentHashMap<>();
@@ -167,8 +139,7 @@ class ProcessStateIT {
             if (key.contains(" errno ") && p.equals("set")) {
                 continue; // the MPI library sets errno in this call: nothing to keep
             }
-            if (p.equals(r) || ALLOWED.stream().anyMatch(a -> a.covers(tool, key, p, r))
-                    || fpThunksOpen(tool, key, p, r)) {
+            if (p.equals(r) || ALLOWED.stream().anyMatch(a -> a.covers(tool, key, p, r))) {
                 continue;
             }
             problems.add("rank " + rank + " " + key + ": " + p + " -> " + r);

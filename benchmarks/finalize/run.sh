@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# What MPI_Finalize costs the application as ranks grow: finalize.c's call-to-return time of
+# MPI_Finalize on every rank (its maximum over ranks is what the job waits), with no tool, with
+# `accounting` and with `profile` (its Java level reduces, rank 0 writes profile.json and renders the
+# reports), RUNS times each, oversubscribed on this machine.
+#   benchmarks/finalize/run.sh [openmpi|mpich] [RUNS] [RANKS...]     (default: openmpi 3 2 8 32)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+impl=${1:-openmpi}
+runs=${2:-3}
+shift $(($# > 2 ? 2 : $#))
+sizes=("$@")
+((${#sizes[@]})) || sizes=(2 8 32)
+source "$root/benchmarks/common.sh"
+accounting_lib="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"
+case "$impl" in
+    openmpi) cc=mpicc.openmpi
+        launch() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-x "$e"); done
+            mpirun.openmpi --oversubscribe -np "$n" "${args[@]}" "${cmd[@]}"; } ;;
+    mpich) cc=mpicc.mpich
+        launch() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
+            mpiexec.hydra -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
+    *) echo "usage: $0 [openmpi|mpich] [RUNS] [RANKS...]" >&2; exit 2 ;;
+esac
+b="$here/target/$impl"
+mkdir -p "$b"
+"$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$b/finalize" "$here/finalize.c"
+out=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$out" "$work"' EXIT
+cmd=("$b/finalize" 100)
+for ((i = 1; i <= runs; i++)); do
+    for n in "${sizes[@]}"; do
+        launch "$n" "LD_PRELOAD=$lib" | sed "s/^/none $n /" >>"$out"
+        launch "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" "JPMPI_ACCOUNTING_FILE=$work/acct.jsonl" \
+            | sed "s/^/accounting $n /" >>"$out"
+        rm -rf "$work/profile"
+        launch "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
+            "JPMPI_OUTPUT_DIR=$work/profile" | sed "s/^/profile $n /" >>"$out"
+    done
+done
+echo "MPI_Finalize, call to return: $impl, $runs runs, oversubscribed on $(nproc) cpus"
+echo "per configuration and ranks: median over runs of the slowest rank [min .. max over runs], rank 0's median"
+awk -f "$root/benchmarks/median.awk" -f /dev/stdin "$out" <<'AWK'
+$3 == "finalize" {
+    key = $1 " " $2; ms = $7 + 0
+    # one line per rank: the slowest of a run is the max over its lines; runs are told apart by order
+    count[key]++; r = int((count[key] - 1) / $2)
+    if (!((key, r) in worst) || ms > worst[key, r]) worst[key, r] = ms
+    if ($5 == 0) zero[key] = zero[key] " " ms
+    runs[key] = r + 1; seen[key] = 1
+}
+END {
+    for (k in seen) {
+        text = ""
+        for (r = 0; r < runs[k]; r++) text = text " " worst[k, r]
+        m = sorted_median(text, a); n = split(text, raw, " ")
+        split(k, p, " ")
+        printf "  %-10s %4d ranks  %9.1f ms [%.1f .. %.1f]   rank 0 %9.1f ms\n", p[1], p[2], m, a[1], a[n], sorted_median(zero[k], z) | "sort -k2,2n -k1,1"
+    }
+}
+AWK
