@@ -27,7 +27,9 @@ public final class Settings {
         /** The built-in tools, in every rank. */
         TOOLS("tools"),
         /** The jpmpi launcher and the scripts (demo, doctor), on the node that starts the job. */
-        LAUNCHER("launcher");
+        LAUNCHER("launcher"),
+        /** A site's switch-on for every job: Slurm's TaskProlog share/jpmpi/site/jpmpi-task-prolog. */
+        SITE("site TaskProlog");
 
         public final String label;
 
@@ -128,6 +130,17 @@ public final class Settings {
                 "Samples per second of CPU time of the thread that called MPI_Init, from which the accounting tool"
                         + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
                         + " the profile tool's recorder is listed too (every call counted and timed).", null));
+        // The site's TaskProlog (share/jpmpi/site/jpmpi-task-prolog): key, default, what.
+        String[][] site = {
+            {"TOOLS", "on", "off: the site's TaskProlog leaves the job's tasks alone (no accounting tool for this"
+                    + " job). Set in the job's environment, which sbatch and srun pass on."},
+            {"ACCOUNTING_FILE", "unset: the TaskProlog does nothing",
+                "Set by the site's wrapper around the TaskProlog: the tasks' JPMPI_ACCOUNTING_FILE."},
+            {"MPI", "none", "Set by the site's wrapper: openmpi or mpich, the dispatcher for steps whose srun --mpi"
+                    + " names no MPI (pmi2 is MPICH's, pmix Open MPI's)."}};
+        for (String[] k : site) {
+            s.add(new Setting("SITE", k[0], Reader.SITE, k[1], k[2], null));
+        }
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));
