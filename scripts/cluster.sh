@@ -346,12 +346,20 @@ slurm_up() {
         echo "JobCompType=jobcomp/none"
         echo "JobAcctGatherType=jobacct_gather/none"
         echo "MinJobAge=600"
+        # A time limit's SIGTERM, then SIGKILL KillWait seconds later (Slurm's default 30).
+        echo "KillWait=10"
+        # Every task's prolog: $SLURM/task-prolog runs $SLURM/task-prolog.site when a test puts one
+        # there (a site's TaskProlog, as SlurmSiteIT does), else nothing, so other jobs are unaffected.
+        echo "TaskProlog=$SLURM/task-prolog"
         for ((i = 1; i <= n; i++)); do
             echo "NodeName=$PREFIX$i NodeAddr=$NET.$i Port=$((port + i)) CPUs=$cpus State=UNKNOWN"
         done
         echo "PartitionName=jpmpi Nodes=$PREFIX[1-$n] Default=YES MaxTime=30 State=UP"
     } >"$SLURM/slurm.conf"
     export SLURM_CONF="$SLURM/slurm.conf" PATH="$PATH:/usr/sbin:/sbin"
+    printf '%s\n' '#!/bin/sh' "# scripts/cluster.sh: a site's TaskProlog, when $SLURM/task-prolog.site is there." \
+        "[ -x '$SLURM/task-prolog.site' ] && exec '$SLURM/task-prolog.site'" 'exit 0' >"$SLURM/task-prolog" \
+        && chmod 0755 "$SLURM/task-prolog" || die "cannot write $SLURM/task-prolog"
     # A key of its own: the cluster does not need (or touch) the machine's munge installation.
     (umask 077 && head -c 1024 /dev/urandom >"$SLURM/munge/munge.key") || die "cannot make a munge key"
     munged --socket="$SLURM/munge/munge.socket" --pid-file="$SLURM/run/munged.pid" --key-file="$SLURM/munge/munge.key" \

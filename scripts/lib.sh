@@ -33,9 +33,11 @@ JPMPI_MIN_JAVA=22
 
 # Debian packages the build, the tests and the demo need (chromium: the profile's HTML report is
 # checked in a headless browser; python3-mpi4py and python3-numpy: a program that loads MPI at run time;
-# iproute2, util-linux and the Slurm packages: the multi-host tests' cluster, scripts/cluster.sh).
+# iproute2, util-linux and the Slurm packages: the multi-host tests' cluster, scripts/cluster.sh;
+# environment-modules: the site modulefile is loaded by a test).
 JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium
-    python3-mpi4py python3-numpy iproute2 util-linux slurm-wlm slurmctld slurmd slurm-client munge)
+    python3-mpi4py python3-numpy iproute2 util-linux slurm-wlm slurmctld slurmd slurm-client munge
+    environment-modules)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"

@@ -17,6 +17,7 @@ package io.jpmpi.platform;
  * share/jpmpi/java/launcher/                 the launcher's jars
  * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
  * share/jpmpi/examples/                      example programs and tools (sources)
+ * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
  * share/jpmpi/jpmpi.properties               version, and the JDK the installation was made for
  * share/doc/jpmpi/                           the documentation
  * </pre>
@@ -35,6 +36,8 @@ public final class InstallLayout {
     public static final String JAVA_LAUNCHER = JAVA + "/launcher";
     public static final String JAVA_API = JAVA + "/api";
     public static final String EXAMPLES = SHARE + "/examples";
+    public static final String SITE = SHARE + "/site";
+    public static final String SITE_TASK_PROLOG = SITE + "/jpmpi-task-prolog";
     public static final String PROPERTIES = SHARE + "/jpmpi.properties";
     public static final String DOC = "share/doc/jpmpi";
 

@@ -27,7 +27,9 @@ public final class Settings {
         /** The built-in tools, in every rank. */
         TOOLS("tools"),
         /** The jpmpi launcher and the scripts (demo, doctor), on the node that starts the job. */
-        LAUNCHER("launcher");
+        LAUNCHER("launcher"),
+        /** A site's switch-on for every job: share/jpmpi/site (Slurm's TaskProlog, the modulefile). */
+        SITE("site scripts");
 
         public final String label;
 
@@ -128,6 +130,19 @@ public final class Settings {
                 "Samples per second of CPU time of the thread that called MPI_Init, from which the accounting tool"
                         + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
                         + " the profile tool's recorder is listed too (every call counted and timed).", null));
+        // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
+        String[][] site = {
+            {"TOOLS", "on", "off: the site's TaskProlog (or the modulefile's rank agent) leaves the job's ranks"
+                    + " alone (no accounting tool for this job). In the job's environment (sbatch and srun pass"
+                    + " it on; mpirun -x)."},
+            {"ACCOUNTING_FILE", "unset: the TaskProlog does nothing; the modulefile: syslog",
+                "The ranks' JPMPI_ACCOUNTING_FILE: set by the site's wrapper around the TaskProlog; read by the"
+                        + " modulefile when it is loaded."},
+            {"MPI", "none", "Set by the site's wrapper: openmpi or mpich, the dispatcher for steps whose srun --mpi"
+                    + " names no MPI (pmi2 is MPICH's, pmix Open MPI's)."}};
+        for (String[] k : site) {
+            s.add(new Setting("SITE", k[0], Reader.SITE, k[1], k[2], null));
+        }
         for (Toolchain t : Toolchain.KNOWN) {
             s.add(new Setting(area(t), "MPICC", Reader.LAUNCHER, t.cc(),
                     t.name() + "'s C compiler wrapper (demo and doctor compile with it).", null));
