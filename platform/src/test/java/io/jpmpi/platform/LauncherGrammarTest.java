@@ -148,10 +148,11 @@ class LauncherGrammarTest {
     @Test
     void getoptFormsOfSrun() throws Refusal {
         LauncherGrammar srun = LauncherGrammar.of("srun");
-        assertEquals(List.of("./app"), words(srun, "-lKn4", "./app"), "bundled flags, then -n's value attached");
+        assertEquals(List.of("./app"), words(srun, "-lQn4", "./app"), "bundled flags, then -n's value attached");
         assertEquals(List.of("./app"), words(srun, "--nodel=h1", "--nice", "./app"), "a prefix; --nice's value only joined");
         assertEquals(List.of("./app"), words(srun, "-n", "4", "--", "./app", "--help"));
         assertEquals(List.of("./app"), words(srun, "-I", "./app"), "-I takes its value only attached");
+        assertEquals(List.of("./app"), words(srun, "-lKn4", "./app"), "-K's optional value is the rest: n4");
         Refusal ambiguous = assertThrows(Refusal.class, () -> words(srun, "--mem-per=1", "./app"));
         assertEquals(List.of("--mem-per"), ambiguous.unknownOption().stream().toList(), ambiguous.getMessage());
     }
