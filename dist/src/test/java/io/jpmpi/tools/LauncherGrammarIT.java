@@ -328,4 +328,44 @@ class LauncherGrammarIT {
         assertEquals(1, unknown.err().lines().count(), unknown::describe);
         assertTrue(unknown.err().contains("--new-option") && unknown.err().contains("--no-app-check"), unknown::describe);
     }
+
+    /**
+     * The issue's multi-host forms run for real, on this machine: the remote-shell agent is a local
+     * "ssh" (its options skipped, the host written to a log, the command run here) and the host a name
+     * no other machine has, so the launcher starts its daemons through the agent; the job runs its
+     * program (checked first) through the dispatcher, and the agent says it was asked for that host.
+     */
+    @Test
+    void theMultiHostFormsStartTheirProgramThroughTheAgent(@TempDir Path dir) throws IOException {
+        Path agent = dir.resolve("local-ssh");
+        Path log = dir.resolve("agent.log");
+        Files.writeString(agent, "#!/bin/bash\n"
+                + "while [[ $# -gt 0 && $1 == -* ]]; do case $1 in -[bcDEeFIiJLlmOopQRSWw]) shift 2;; *) shift;; esac; done\n"
+                + "echo \"$1\" >> " + log + "\nshift\nexec bash -c \"$*\"\n");
+        Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
+        List<List<String>> jobs = new ArrayList<>();
+        if (onPath("mpiexec.hydra").isPresent()) {
+            String app = Impl.MPICH.file("pingpong");
+            jobs.add(List.of("mpiexec.hydra", "-launcher", "ssh", "-launcher-exec", agent.toString(), "-hosts",
+                    "jpmpi-fake-a", "-n", "2", app, "2"));
+            jobs.add(List.of("mpiexec.hydra", "-bootstrap=ssh", "-bootstrap-exec", agent.toString(), "-hosts",
+                    "jpmpi-fake-b", "-n", "2", app, "2"));
+        }
+        if (onPath("mpirun.openmpi").isPresent()) {
+            jobs.add(List.of("mpirun", "--mca", "plm_rsh_agent", agent.toString(), "-H", "jpmpi-fake-c:2", "-np", "2",
+                    Impl.OPENMPI.file("pingpong"), "2"));
+        }
+        Assumptions.assumeFalse(jobs.isEmpty(), "neither mpiexec.hydra nor mpirun.openmpi is installed");
+        List<String> hosts = new ArrayList<>();
+        for (List<String> job : jobs) {
+            List<String> args = new ArrayList<>(List.of("run", "-v", "--"));
+            args.addAll(job);
+            Jpmpi.Result r = Jpmpi.run(args);
+            assertEquals(0, r.exit(), r::describe);
+            String app = job.get(job.size() - 2);
+            assertTrue(r.err().contains(", program " + app + " (dynamic)"), r::describe);
+            hosts.add(job.stream().filter(w -> w.startsWith("jpmpi-fake-")).findFirst().orElseThrow().split(":")[0]);
+        }
+        assertEquals(hosts, Files.readAllLines(log).stream().distinct().toList(), "the agent was asked for each host");
+    }
 }

@@ -47,7 +47,7 @@ public final class RunCommand implements Callable<Integer> {
             + " (it loads MPI at run time, as python with mpi4py does).")
     boolean noAppCheck;
 
-    @Option(names = "--dry-run", description = "Print the command that would run, and stop.")
+    @Option(names = "--dry-run", description = "Print the command that would run, and stop (nothing is created).")
     boolean dryRun;
 
     @Option(names = {"-v", "--verbose"}, description = "Say what was detected and the command run; with a"
