@@ -222,6 +222,11 @@ public final class LauncherGrammar {
         return dashes;
     }
 
+    /** The word that ends the options (the program follows it), where the launcher has one: {@code --}. */
+    public Optional<String> endOfOptions() {
+        return Optional.ofNullable(end);
+    }
+
     /** The option a name (as typed, without a value) stands for: exactly, not as a getopt prefix. */
     public Optional<Option> option(String name) {
         return Optional.ofNullable(byKey.get(key(dashes, name)));

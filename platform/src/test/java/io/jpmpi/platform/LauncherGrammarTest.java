@@ -171,6 +171,10 @@ class LauncherGrammarTest {
         assertTrue(none.unknownOption().isEmpty());
         assertEquals(List.of("./app"), assertDoesNotThrow(() -> words(LauncherGrammar.of("srun"), "--new-opt", "x",
                 "--", "./app")), "srun: whatever comes before --, the program follows it");
+        assertEquals(List.of("./app"), assertDoesNotThrow(() -> words(LauncherGrammar.of("openmpi-4.1"), "--new-opt",
+                "x", "-np", "2", "--", "./app")), "Open MPI: the same");
+        assertThrows(Refusal.class, () -> words(LauncherGrammar.of("hydra"), "-n", "1", "--", "./app"),
+                "hydra has no --");
     }
 
     private static <T> T assertDoesNotThrow(org.junit.jupiter.api.function.ThrowingSupplier<T> s) {

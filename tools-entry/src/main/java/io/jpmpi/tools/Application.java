@@ -55,9 +55,10 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
             }
             String mpi = launcher.impl().map(i -> " --mpi " + i.id()).orElse(" --mpi openmpi|mpich");
             String goOn = r.unknownOption().isEmpty() ? ""
-                    : grammar.dashes() == LauncherGrammar.Dashes.GETOPT
-                    ? ": is it a newer " + launcher.word() + "'s? Put -- before the program (" + launcher.word()
-                    + " ... " + r.unknownOption().get() + " ... -- ./app), or run with --no-app-check" + mpi
+                    : grammar.endOfOptions().isPresent()
+                    ? ": is it a newer " + launcher.word() + "'s? Put " + grammar.endOfOptions().get() + " before the"
+                    + " program (" + launcher.word() + " ... " + r.unknownOption().get() + " ... "
+                    + grammar.endOfOptions().get() + " ./app), or run with --no-app-check" + mpi
                     : ": is it a newer " + launcher.word() + "'s? jpmpi cannot tell whether it takes a value, so"
                     + " not which word is the program: run with --no-app-check" + mpi + " (the program is then"
                     + " not checked)";

@@ -121,7 +121,8 @@ class CommandLineTest {
                 ExitCode.USAGE, "mpiexec.hydra: -new-option is not an option of jpmpi's table of MPICH hydra",
                 "--no-app-check --mpi mpich");
         refused(Cli.run("run", "--dry-run", "--", "mpirun", "--np=2", OMPI_PINGPONG), ExitCode.USAGE,
-                "mpirun: --np=2 is not an option of jpmpi's table of Open MPI 4.1 mpirun options");
+                "mpirun: --np=2 is not an option of jpmpi's table of Open MPI 4.1 mpirun options",
+                "Put -- before the program");
     }
 
     @Test
