@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.LauncherGrammar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -13,8 +14,8 @@ import java.util.Optional;
 /**
  * The program a launcher command starts, and the MPI library it is linked against.
  *
- * <p>It is the first argument after the launcher that names an executable file (a path, or a name
- * on PATH): option values such as {@code -np 4} or {@code --mca btl self} are not files. Its
+ * <p>The launcher's grammar says which word is the program (option values such as {@code -np 4},
+ * {@code --mca plm_rsh_agent ./agent} or {@code -launcher-exec ./agent} are not, whatever they name). Its
  * libraries come from {@code ldd} (the dynamic loader's own answer, dependencies of dependencies
  * included, so a Fortran program's libmpi_mpifh brings libmpi along).
  */
@@ -34,18 +35,50 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
         SCRIPT
     }
 
-    /** The application among {@code args} (the launcher's arguments, launcher excluded), if any. */
-    public static Optional<Path> find(List<String> args, Map<String, String> env) {
-        for (String a : args) {
-            if (a.startsWith("-") || a.contains("=") || a.equals(":")) {
-                continue;
+    /**
+     * The programs of a launcher command ({@code args}: its arguments, the launcher's name excluded), read
+     * with the launcher's grammar (io.jpmpi.platform.LauncherGrammar): one per MPMD context, and those of
+     * an appfile, a hydra configfile or a srun --multi-prog file. Each must name an executable file (a
+     * path, or a name on PATH).
+     *
+     * @param check false (--no-app-check): whatever cannot be read or resolved is left out, no refusal
+     */
+    public static List<Path> find(Launcher launcher, List<String> args, Map<String, String> env, boolean check)
+            throws JpmpiException {
+        LauncherGrammar grammar = launcher.grammar();
+        List<LauncherGrammar.Program> programs;
+        try {
+            programs = grammar.programs(args, Path.of("").toAbsolutePath());
+        } catch (LauncherGrammar.Refusal r) {
+            if (!check) {
+                return List.of();
             }
-            Optional<Path> p = Launcher.which(a, env);
-            if (p.isPresent()) {
-                return p;
+            String mpi = launcher.impl().map(i -> " --mpi " + i.id()).orElse(" --mpi openmpi|mpich");
+            String goOn = r.unknownOption().isEmpty() ? ""
+                    : grammar.endOfOptions().isPresent()
+                    ? ": is it a newer " + launcher.word() + "'s? Put " + grammar.endOfOptions().get() + " before the"
+                    + " program (" + launcher.word() + " ... " + r.unknownOption().get() + " ... "
+                    + grammar.endOfOptions().get() + " ./app), or run with --no-app-check" + mpi
+                    : ": is it a newer " + launcher.word() + "'s? jpmpi cannot tell whether it takes a value, so"
+                    + " not which word is the program: run with --no-app-check" + mpi + " (the program is then"
+                    + " not checked)";
+            throw new JpmpiException(r.unknownOption().isPresent() ? ExitCode.USAGE : ExitCode.NOT_MPI,
+                    launcher.word() + ": " + r.getMessage() + goOn);
+        }
+        List<Path> paths = new ArrayList<>();
+        for (LauncherGrammar.Program p : programs) {
+            Optional<Path> path = Launcher.which(p.word(), env);
+            if (path.isPresent()) {
+                if (!paths.contains(path.get())) {
+                    paths.add(path.get());
+                }
+            } else if (check) {
+                throw new JpmpiException(ExitCode.NOT_MPI, "no program to run: " + launcher.word() + "'s program '"
+                        + p.word() + "' (" + p.where() + ") is not an executable file" + (p.word().contains("/") ? ""
+                        : " on PATH") + " (if it exists only on the compute nodes, run with --no-app-check)");
             }
         }
-        return Optional.empty();
+        return paths;
     }
 
     /** Inspects {@code path}. */

@@ -25,7 +25,12 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
 
     /** What a job is asked to be. */
     public record Request(List<String> launcherCommand, String tools, Path output, Optional<MpiImpl> mpi,
-                          boolean checkApplication) {
+                          boolean checkApplication, boolean dryRun) {
+        /** A job that is to run (its output directory made now). */
+        public Request(List<String> launcherCommand, String tools, Path output, Optional<MpiImpl> mpi,
+                       boolean checkApplication) {
+            this(launcherCommand, tools, output, mpi, checkApplication, false);
+        }
     }
 
     /** Plans {@code request}; nothing is started. */
@@ -33,18 +38,21 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
         List<String> cmd = request.launcherCommand();
         Launcher launcher = Launcher.identify(cmd.get(0), env);
         List<String> rest = cmd.subList(1, cmd.size());
-        Optional<Path> appPath = Application.find(rest, env);
+        List<Path> programs = Application.find(launcher, rest, env, request.checkApplication());
         Optional<Application> app = Optional.empty();
-        if (appPath.isEmpty()) {
-            if (request.checkApplication()) {
-                throw new JpmpiException(ExitCode.NOT_MPI, "no program to run among the launcher's arguments "
-                        + String.join(" ", rest) + " (nothing names an executable file)");
-            }
-        } else {
-            Application a = Application.inspect(appPath.get());
-            app = Optional.of(a);
+        for (Path p : programs) {
+            Application a = Application.inspect(p);
             if (request.checkApplication()) {
                 checkIsMpi(a);
+            }
+            if (app.isEmpty()) {
+                app = Optional.of(a);
+            } else if (a.impl().isPresent() && app.get().impl().isPresent() && a.impl().get() != app.get().impl().get()) {
+                throw new JpmpiException(ExitCode.MPI_MISMATCH, "the job's programs belong to different MPIs: "
+                        + app.get().path() + " is linked against " + app.get().impl().get().displayName() + ", "
+                        + a.path() + " against " + a.impl().get().displayName());
+            } else if (app.get().impl().isEmpty()) {
+                app = Optional.of(a); // the MPI a script's sibling links says the job's
             }
         }
         MpiImpl impl = chooseImpl(launcher, app, request.mpi());
@@ -88,7 +96,9 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
         if (request.output() != null) {
             Path out = request.output().toAbsolutePath().normalize();
             try {
-                OwnDirectory.make(out);
+                if (!request.dryRun()) {
+                    OwnDirectory.make(out); // a dry run creates nothing
+                }
             } catch (IOException e) {
                 throw new JpmpiException(ExitCode.USAGE, "--output " + out + ": cannot create it (" + e.getMessage() + ")");
             }

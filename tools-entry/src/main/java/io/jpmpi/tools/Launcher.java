@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.LauncherGrammar;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,6 +61,36 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         String first = version.lines().findFirst().orElse("nothing");
         throw new JpmpiException(ExitCode.UNKNOWN_LAUNCHER, "'" + word + "' (" + path
                 + ") is neither Open MPI's nor MPICH's launcher: its --version says '" + first + "'");
+    }
+
+    /**
+     * How this launcher reads its command line: Slurm's srun, MPICH's hydra, Open MPI 4.1's mpirun, or
+     * Open MPI 5's (prterun, and an mpirun whose --version says 5 or later).
+     */
+    public LauncherGrammar grammar() throws JpmpiException {
+        return LauncherGrammar.of(switch (kind) {
+            case SLURM -> "srun";
+            case HYDRA -> "hydra";
+            case OPEN_MPI -> openMpi5() ? "openmpi-5" : "openmpi-4.1";
+        });
+    }
+
+    private boolean openMpi5() throws JpmpiException {
+        String name = path.getFileName().toString();
+        String real = name;
+        try {
+            real = path.toRealPath().getFileName().toString();
+        } catch (IOException e) {
+            // the name it was called by
+        }
+        if (List.of("prterun", "prun").contains(real) || List.of("prterun", "prun").contains(name)) {
+            return true;
+        }
+        if (real.equals("orterun") || name.equals("orterun")) {
+            return false;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(Open MPI\\) (\\d+)\\.").matcher(versionOf(path));
+        return m.find() && Integer.parseInt(m.group(1)) >= 5;
     }
 
     /** The inserted arguments (right after the launcher's name) and the extra variables of its own environment. */

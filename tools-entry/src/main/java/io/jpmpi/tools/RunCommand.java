@@ -47,7 +47,7 @@ public final class RunCommand implements Callable<Integer> {
             + " (it loads MPI at run time, as python with mpi4py does).")
     boolean noAppCheck;
 
-    @Option(names = "--dry-run", description = "Print the command that would run, and stop.")
+    @Option(names = "--dry-run", description = "Print the command that would run, and stop (nothing is created).")
     boolean dryRun;
 
     @Option(names = {"-v", "--verbose"}, description = "Say what was detected and the command run; with a"
@@ -81,7 +81,7 @@ public final class RunCommand implements Callable<Integer> {
             out = freshDirectory(Path.of(""), "jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                     .format(LocalDateTime.now()), dryRun);
         }
-        Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck), ctx.env());
+        Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck, dryRun), ctx.env());
         job.application().flatMap(Application::loadsMpi).ifPresent(ctx::note);
         if (job.entries().isEmpty()) {
             ctx.note("no tools listed (--tools or " + Settings.TOOLS_ENTRY.env() + "): the job runs through the"

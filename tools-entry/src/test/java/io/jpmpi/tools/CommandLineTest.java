@@ -94,7 +94,35 @@ class CommandLineTest {
         refused(Cli.run("run", "--", "mpirun", "-np", "2", "/bin/true"), ExitCode.NOT_MPI,
                 "/bin/true is not an MPI program", "--no-app-check");
         refused(Cli.run("run", "--", "mpirun", "-np", "2", dir.resolve("missing").toString()), ExitCode.NOT_MPI,
-                "no program to run");
+                "no program to run: mpirun's program '" + dir.resolve("missing") + "' (the command line) is not an"
+                        + " executable file");
+    }
+
+    /**
+     * The program is the word the launcher's grammar says, never an option's value that names an
+     * executable file (issue 28: the remote-shell agent of a multi-host job was taken for it).
+     */
+    @Test
+    void anOptionsValueIsNeverTakenForTheProgram(@TempDir Path dir) throws java.io.IOException {
+        Path agent = dir.resolve("agent");
+        java.nio.file.Files.writeString(agent, "#!/bin/sh\nexec ssh \"$@\"\n");
+        java.nio.file.Files.setPosixFilePermissions(agent, java.nio.file.attribute.PosixFilePermissions
+                .fromString("rwx------"));
+        refused(Cli.run("run", "--dry-run", "--", "mpirun", "--mca", "plm_rsh_agent", agent.toString(), "-np", "2",
+                MPICH_PINGPONG), ExitCode.MPI_MISMATCH, "belongs to Open MPI", MPICH_PINGPONG + " is linked against MPICH");
+        refused(Cli.run("run", "--dry-run", "--", "mpiexec.hydra", "-launcher", "ssh", "-launcher-exec",
+                agent.toString(), "-n", "2", "/bin/true"), ExitCode.NOT_MPI, "/bin/true is not an MPI program");
+    }
+
+    /** An option no table has: one line naming it and how to go on, nothing guessed. */
+    @Test
+    void anOptionNoTableHasIsNamed() {
+        refused(Cli.run("run", "--dry-run", "--", "mpiexec.hydra", "-n", "2", "-new-option", "x", MPICH_PINGPONG),
+                ExitCode.USAGE, "mpiexec.hydra: -new-option is not an option of jpmpi's table of MPICH hydra",
+                "--no-app-check --mpi mpich");
+        refused(Cli.run("run", "--dry-run", "--", "mpirun", "--np=2", OMPI_PINGPONG), ExitCode.USAGE,
+                "mpirun: --np=2 is not an option of jpmpi's table of Open MPI 4.1 mpirun options",
+                "Put -- before the program");
     }
 
     @Test
