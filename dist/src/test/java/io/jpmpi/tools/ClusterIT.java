@@ -171,6 +171,42 @@ class ClusterIT {
     }
 
     /**
+     * mpit and hwc on every host: bin/jpmpi run --tools profile,mpit,hwc over mpirun --hostfile or
+     * mpiexec.hydra -f on the 3 hosts; mpit.json and hwc.json hold every rank (2 on each host, as
+     * profile.json places them), and hwc's summary counts 6 ranks (software events where the machine
+     * has no usable PMU, as here).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void mpitAndHwcOnEveryHost(Impl impl) throws Exception {
+        Cluster c = cluster();
+        String hostfile = c.hostfile(impl).toString();
+        String n = Integer.toString(RANKS);
+        List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
+                : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
+        Path out = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "cluster-tools-" + impl.id + "-")
+                .resolve("out");
+        List<String> command = new ArrayList<>(List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
+                "profile,mpit,hwc", "--output", out.toString(), "--"));
+        command.addAll(launcher);
+        command.addAll(List.of(impl.file("pingpong"), Integer.toString(K)));
+        Result r = c.run(c.hosts().get(0), Map.of(), command).assertSuccess();
+        Profile p = ProfileJson.read(out.resolve("profile.json"));
+        assertEquals(Set.copyOf(c.hosts()), p.rankRows().stream().map(Profile.RankRow::host).collect(Collectors.toSet()),
+                r::describe);
+        for (String file : List.of("mpit.json", "hwc.json")) {
+            String json = Files.readString(out.resolve(file));
+            Set<Integer> ranks = new TreeSet<>();
+            Matcher m = Pattern.compile("\"rank\": *([0-9]+)").matcher(json);
+            while (m.find()) {
+                ranks.add(Integer.parseInt(m.group(1)));
+            }
+            assertEquals(Set.of(0, 1, 2, 3, 4, 5), ranks, () -> file + "\n" + r.describe());
+        }
+        assertTrue(r.stderr().contains("hwc: " + RANKS + " ranks"), r::describe);
+    }
+
+    /**
      * The output directory on a file system only the first host has (PROFILE.md, "Where it is
      * written"): the other hosts see an empty read-only file system there. profile.json is still
      * whole, every rank's row in it: only rank 0, on the first host, writes.
