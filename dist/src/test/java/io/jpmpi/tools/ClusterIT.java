@@ -159,14 +159,19 @@ class ClusterIT {
         }
     }
 
+    /** The MPI's own launcher over the cluster's hostfile: mpirun --hostfile H -np 6, mpiexec.hydra -f H -n 6. */
+    static List<String> hostfileLauncher(Cluster c, Impl impl) {
+        String hostfile = c.hostfile(impl).toString();
+        String n = Integer.toString(RANKS);
+        return impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
+                : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
+    }
+
     /** bin/jpmpi run on the first host over mpirun --hostfile (Open MPI) or mpiexec.hydra -f (MPICH). */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void profileJavaCounterAndAccountingOnThreeHosts(Impl impl) throws Exception {
-        String hostfile = cluster().hostfile(impl).toString();
-        String n = Integer.toString(RANKS);
-        List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
-                : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
+        List<String> launcher = hostfileLauncher(cluster(), impl);
         Job.start(cluster(), List.of(), launcher, impl).checkThreeHosts();
     }
 
@@ -180,10 +185,7 @@ class ClusterIT {
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void mpitAndHwcOnEveryHost(Impl impl) throws Exception {
         Cluster c = cluster();
-        String hostfile = c.hostfile(impl).toString();
-        String n = Integer.toString(RANKS);
-        List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
-                : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
+        List<String> launcher = hostfileLauncher(c, impl);
         Path out = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "cluster-tools-" + impl.id + "-")
                 .resolve("out");
         List<String> command = new ArrayList<>(List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
@@ -215,10 +217,7 @@ class ClusterIT {
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void onlyTheFirstHostCanWriteTheOutputDirectory(Impl impl) throws Exception {
         Cluster c = cluster();
-        String hostfile = c.hostfile(impl).toString();
-        String n = Integer.toString(RANKS);
-        List<String> launcher = impl == Impl.OPENMPI ? List.of("mpirun", "--hostfile", hostfile, "-np", n)
-                : List.of("mpiexec.hydra", "-f", hostfile, "-n", n);
+        List<String> launcher = hostfileLauncher(c, impl);
         Path scratch = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "scratch-" + impl.id + "-");
         for (String host : c.hosts().subList(1, HOSTS)) {
             c.hide(host, scratch);
