@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "bench.h"
+#include "../bench.h"
 
 int main(int argc, char **argv)
 {

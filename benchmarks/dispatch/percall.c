@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include "jpmpi.h"
-#include "bench.h"
+#include "../bench.h"
 
 typedef int (*comm_rank_t)(MPI_Comm, int *);
 typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);

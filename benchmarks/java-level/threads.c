@@ -14,15 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "../bench.h"
 
 static int read_line(const char *path, char *out, size_t len)
 {
@@ -50,7 +43,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: threads CONFIG SECONDS (0 < SECONDS <= 3600)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    double end = now_s() + seconds, x = 1.0, sum = 0.0;
+    double end = now_ns() / 1e9 + seconds, x = 1.0, sum = 0.0;
     int stop = 0;
     while (!stop) {
         for (int i = 0; i < 20000; i++) {
@@ -61,7 +54,7 @@ int main(int argc, char **argv)
             MPI_Comm_rank(MPI_COMM_WORLD, &r);
         }
         MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        int mine = now_s() >= end;
+        int mine = now_ns() / 1e9 >= end;
         MPI_Allreduce(&mine, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     }
     char self[64];

@@ -303,7 +303,7 @@ static void fp_save(struct fp_env *e)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __asm__ volatile("fnstenv %0\n\tfldenv %0" : "+m"(e->x87)); /* fnstenv masks x87 exceptions: put back */
-    __asm__ volatile("stmxcsr %0" : "=m"(e->mxcsr));
+    e->mxcsr = jpmpi_mxcsr();
 #else
     (void)e;
 #endif
@@ -313,7 +313,7 @@ static void fp_restore(const struct fp_env *e)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __asm__ volatile("fldenv %0" : : "m"(e->x87));
-    __asm__ volatile("ldmxcsr %0" : : "m"(e->mxcsr));
+    jpmpi_set_mxcsr(e->mxcsr);
 #else
     (void)e;
 #endif

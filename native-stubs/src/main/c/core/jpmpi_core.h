@@ -76,18 +76,23 @@ JPMPI_HIDDEN int jpmpi_core_internal(void *ra);
         return jp_r_;                                                                 \
     } while (0)
 
+/* The level a guard forwards to from the word `c`: the next one defining slot when c names slot (or
+ * alt, its equivalent), else JPMPI_BOTTOM (the library). */
+#define JPMPI_NEXT(slot, alt, c)                                                      \
+    (((c) >> 8) == (unsigned)(slot) + 1u || ((c) >> 8) == (unsigned)(alt) + 1u         \
+         ? jpmpi_from[slot][((c) & 0xffu) + 1u]                                       \
+         : JPMPI_BOTTOM)
+
 /* The body of a guard: forward within the call of slot (or of alt, its equivalent), else the library. */
 #define JPMPI_GUARD(ret, type, slot, alt, args)                                       \
     do {                                                                              \
         unsigned jp_c_ = jpmpi_cur;                                                   \
-        if ((jp_c_ >> 8) == (unsigned)(slot) + 1u || (jp_c_ >> 8) == (unsigned)(alt) + 1u) { \
-            unsigned jp_n_ = jpmpi_from[slot][(jp_c_ & 0xffu) + 1u];                  \
-            if (jp_n_ != JPMPI_BOTTOM) {                                              \
-                jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                   \
-                ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                      \
-                jpmpi_cur = jp_c_;                                                    \
-                return jp_r_;                                                         \
-            }                                                                         \
+        unsigned jp_n_ = JPMPI_NEXT(slot, alt, jp_c_);                                \
+        if (jp_n_ != JPMPI_BOTTOM) {                                                  \
+            jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                       \
+            ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                          \
+            jpmpi_cur = jp_c_;                                                        \
+            return jp_r_;                                                             \
         }                                                                             \
         return ((type)jpmpi_bottom[slot])args;                                        \
     } while (0)
@@ -125,7 +130,7 @@ extern JPMPI_HIDDEN jpmpi_fn jpmpi_jdefs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 extern JPMPI_HIDDEN const jpmpi_fn jpmpi_java_enter[JPMPI_NSLOTS];
 extern JPMPI_HIDDEN const jpmpi_fn jpmpi_java_below[JPMPI_NSLOTS];
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 static inline unsigned jpmpi_mxcsr(void)
 {
     unsigned m;
@@ -174,13 +179,11 @@ static inline void jpmpi_set_mxcsr(unsigned m)
 #define JPMPI_JAVA_BELOW(ret, type, slot, alt, args)                                  \
     do {                                                                              \
         unsigned jp_c_ = jpmpi_cur;                                                   \
+        unsigned jp_n_ = JPMPI_NEXT(slot, alt, jp_c_);                                \
         jpmpi_fn jp_to_ = jpmpi_bottom[slot];                                         \
-        if ((jp_c_ >> 8) == (unsigned)(slot) + 1u || (jp_c_ >> 8) == (unsigned)(alt) + 1u) { \
-            unsigned jp_n_ = jpmpi_from[slot][(jp_c_ & 0xffu) + 1u];                  \
-            if (jp_n_ != JPMPI_BOTTOM) {                                              \
-                jp_to_ = jpmpi_defs[jp_n_][slot];                                     \
-                jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                   \
-            }                                                                         \
+        if (jp_n_ != JPMPI_BOTTOM) {                                                  \
+            jp_to_ = jpmpi_defs[jp_n_][slot];                                         \
+            jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                       \
         }                                                                             \
         struct jpmpi_fp_frame *jp_f_ = jpmpi_fp_top;                                  \
         if (jp_f_) {                                                                  \

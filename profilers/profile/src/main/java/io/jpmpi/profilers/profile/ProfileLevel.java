@@ -185,36 +185,32 @@ public final class ProfileLevel extends Interceptor {
                     fail("rows", e);
                 }
             }
-            // Offsets: rank 0's head length, then the rows in rank order (exclusive prefix sums).
             byte[] headBytes = head != null ? head.getBytes(StandardCharsets.UTF_8) : new byte[0];
-            // rank 0 names the file every rank writes its rows into: new, never through a link, mode
-            // 0600, in a directory that is this user's alone (README.md, "Security"), an unguessable name
-            long token = rank == 0 ? new SecureRandom().nextLong() >>> 1 : 0;
+            // rank 0 writes the file: new, never through a link, mode 0600, in a directory that is
+            // this user's alone (README.md, "Security"), under an unguessable name
+            Path tmp = tmpFile(dir, rank == 0 ? new SecureRandom().nextLong() >>> 1 : 0);
             if (rank == 0 && localOk) {
-                Path first = tmpFile(dir, token);
                 try {
                     OwnDirectory.make(dir);
-                    try (FileChannel ch = FileChannel.open(first, Set.of(StandardOpenOption.CREATE_NEW,
+                    try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW,
                             StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), AtomicFile.OWNER_ONLY)) {
                         write(ch, headBytes, 0);
                     }
                 } catch (IOException | RuntimeException e) {
-                    fail("create " + first, e);
+                    fail("create " + tmp, e);
                 }
             }
-            long[] head0 = bcastLongs(new long[] {headBytes.length, localOk ? 1 : 0, token});
-            Path tmp = tmpFile(dir, head0[2]);
             // Rank 0 alone writes the file: every other rank sends it its rows, which it appends in
             // rank order, one at a time (PROFILE.md, "Where it is written"): no other rank needs to
             // reach the directory, which may be on a file system only rank 0's host can write.
-            if (head0[1] == 1) {
+            if (bcastInt(rank == 0 && localOk ? 1 : 0) == 1) {
                 byte[][] rows = {row, messages, bytes};
                 if (rank != 0) {
                     for (int part = 0; part < rows.length; part++) {
                         send(rows[part], ROWS_TAG + part);
                     }
                 } else {
-                    assemble(tmp, head0[0], rows, new String[] {"", middle, middle2}, tail);
+                    assemble(tmp, headBytes.length, rows, new String[] {"", middle, middle2}, tail);
                 }
             }
             boolean all = reduceMin(localOk ? 1 : 0) == 1;
@@ -337,12 +333,6 @@ public final class ProfileLevel extends Interceptor {
             return m.get(JAVA_INT, 0);
         }
 
-        private long[] bcastLongs(long[] v) {
-            MemorySegment m = longs(v);
-            check(mpi.MPI_Bcast(m.address(), v.length, Constants.MPI_LONG_LONG, 0, comm), "MPI_Bcast");
-            return m.toArray(JAVA_LONG);
-        }
-
         private long reduceLong(long v) {
             MemorySegment in = longs(new long[] {v});
             MemorySegment out = arena.allocate(8, 8);
@@ -357,22 +347,6 @@ public final class ProfileLevel extends Interceptor {
             check(mpi.MPI_Allreduce(in.address(), out.address(), 1, Constants.MPI_LONG_LONG, Constants.MPI_MIN, comm),
                     "MPI_Allreduce");
             return out.get(JAVA_LONG, 0);
-        }
-
-        private long[] exscan(long[] v) {
-            MemorySegment in = longs(v);
-            MemorySegment out = arena.allocate(8L * v.length, 8);
-            check(mpi.MPI_Exscan(in.address(), out.address(), v.length, Constants.MPI_LONG_LONG, Constants.MPI_SUM,
-                    comm), "MPI_Exscan");
-            return rank == 0 ? new long[v.length] : out.toArray(JAVA_LONG);
-        }
-
-        private long[] allreduceSum(long[] v) {
-            MemorySegment in = longs(v);
-            MemorySegment out = arena.allocate(8L * v.length, 8);
-            check(mpi.MPI_Allreduce(in.address(), out.address(), v.length, Constants.MPI_LONG_LONG, Constants.MPI_SUM,
-                    comm), "MPI_Allreduce");
-            return out.toArray(JAVA_LONG);
         }
 
         /** The number of distinct nodes: one per shared-memory communicator. */

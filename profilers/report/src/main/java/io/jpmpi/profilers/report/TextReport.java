@@ -2,10 +2,8 @@ package io.jpmpi.profilers.report;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.DoubleFunction;
 
@@ -403,21 +401,18 @@ public final class TextReport {
      * "node1 x2, node2 x2"; at most {@code max} named, then "+N more"; null without rank rows.
      */
     static String hostList(Profile p, int max) {
-        if (p.rankRows().isEmpty()) {
+        List<Hosts.Host> hosts = Hosts.of(p).hosts();
+        if (hosts.isEmpty()) {
             return null;
         }
-        Map<String, Integer> count = new LinkedHashMap<>();
-        for (Profile.RankRow r : p.rankRows()) {
-            count.merge(r.host() == null || r.host().isEmpty() ? "(unknown)" : r.host(), 1, Integer::sum);
-        }
         StringBuilder b = new StringBuilder();
-        int shown = 0;
-        for (var e : count.entrySet()) {
+        for (int shown = 0; shown < hosts.size(); shown++) {
             if (shown == max) {
-                b.append(", +").append(count.size() - max).append(" more");
+                b.append(", +").append(hosts.size() - max).append(" more");
                 break;
             }
-            b.append(shown++ == 0 ? "" : ", ").append(plain(e.getKey())).append(" x").append(e.getValue());
+            Hosts.Host h = hosts.get(shown);
+            b.append(shown == 0 ? "" : ", ").append(plain(h.name())).append(" x").append(h.ranks());
         }
         return b.toString();
     }

@@ -1,4 +1,4 @@
-/* bench.h - the clock and the median the per-call benchmarks share. */
+/* bench.h - the clock and the median the benchmarks' C programs share. */
 #ifndef JPMPI_BENCH_H
 #define JPMPI_BENCH_H
 
