@@ -10,19 +10,22 @@
  *   archive    JPMPI_JAVA_AOT if set (empty: none), else jpmpi-jdk<N>.aot beside the first jar of
  *              the runtime, used only where its .info file says it was made for this JDK and this
  *              class path (the JVM refuses a cache made for other paths, loudly on every rank).
- *   options    the list in jvm.options (compiled in), then JPMPI_JAVA_OPTIONS (space-separated).
+ *   options    the list in jvm.options (compiled in), -XX:+UseSystemMemoryBarrier where the kernel
+ *              has it (system_barrier), then JPMPI_JAVA_OPTIONS (space-separated).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
+#include <linux/membarrier.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "jpmpi_core.h"
@@ -44,6 +47,21 @@ static jlong JNICALL bridge_native(JNIEnv *env, jclass cls, jlong op, jlong a, j
     (void)env;
     (void)cls;
     return bridge_call(op, a, b, c);
+}
+
+/*
+ * Whether the JVM can use the kernel's process-wide memory barrier (membarrier(2), private
+ * expedited, Linux 4.14): then a thread's change between native and Java code, which every Java
+ * level's call makes twice (into the level, back from the call below it), needs no fence of its
+ * own; the JVM pays with one membarrier at each safepoint or handshake instead (rare in a rank,
+ * benchmarks/README.md). Asked here, not by the JVM, which would warn on every rank of a kernel
+ * without it; JPMPI_JAVA_OPTIONS=-XX:-UseSystemMemoryBarrier turns it off.
+ */
+static int system_barrier(void)
+{
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    long need = MEMBARRIER_CMD_PRIVATE_EXPEDITED | MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
+    return cmds > 0 && (cmds & need) == need;
 }
 
 static void say(const char *line)
@@ -444,6 +462,9 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     add(&opts, NULL, "-Djava.class.path=%s", classpath);
     for (size_t i = 0; i < sizeof jpmpi_jvm_options / sizeof jpmpi_jvm_options[0]; i++) {
         add(&opts, NULL, "%s", jpmpi_jvm_options[i]);
+    }
+    if (system_barrier()) {
+        add(&opts, NULL, "-XX:+UseSystemMemoryBarrier");
     }
     add(&opts, NULL, "-Djpmpi.jdk.major=%d", major);
     add(&opts, (void *)vm_vfprintf, "vfprintf");
