@@ -8,3 +8,15 @@ jpmpi_tree
 lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
 recorder="$JPMPI_TREE/lib/$impl/libjpmpi-profile.so"
 profile_jar="$JPMPI_TREE/share/jpmpi/java/tools/jpmpi-profile/jpmpi-profile.jar"
+accounting_lib="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"
+
+# launch_np N VAR=VALUE... runs "${cmd[@]}" on N ranks of $impl (oversubscribed), each variable
+# given to the ranks; $cc is $impl's C compiler wrapper.
+case "$impl" in
+    openmpi) cc=mpicc.openmpi
+        launch_np() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-x "$e"); done
+            mpirun.openmpi --oversubscribe -np "$n" "${args[@]}" "${cmd[@]}"; } ;;
+    mpich) cc=mpicc.mpich
+        launch_np() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
+            mpiexec.hydra -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
+esac

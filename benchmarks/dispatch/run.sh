@@ -13,7 +13,6 @@ rounds=${4:-21}
 source "$root/benchmarks/common.sh"
 mpit_jar="$JPMPI_TREE/share/jpmpi/java/tools/jpmpi-mpit/jpmpi-mpit.jar"
 hwc_lib="$JPMPI_TREE/lib/$impl/libjpmpi-hwc.so"
-accounting_lib="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"
 # Every call of the hwc tool reads the counters twice: microseconds on a VM, so fewer calls per block.
 hwc_calls=$((calls / 100 > 1000 ? calls / 100 : 1000))
 make -s -C "$here" IMPL="$impl" >/dev/null

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # What MPI_Finalize costs the application as ranks grow: finalize.c's call-to-return time of
 # MPI_Finalize on every rank (its maximum over ranks is what the job waits), with no tool, with
-# `accounting` and with `profile` (its Java level reduces, rank 0 writes profile.json and renders the
-# reports), RUNS times each, oversubscribed on this machine.
+# `accounting`, with `profile` as `jpmpi run --tools profile` lists it (the recorder alone: every
+# rank sends its figures to rank 0, which writes them; the launcher makes profile.json and the
+# reports after the ranks exit) and with `profile-java` (the recorder over the profile's Java level,
+# jpmpi-profile.jar, for a by-hand entry list: a JVM in every rank, rank 0 writes profile.json and
+# renders the reports inside MPI_Finalize; only up to JAVA_MAX ranks, default 32), RUNS times each,
+# oversubscribed on this machine. After each `profile` run, the launcher's part: `jpmpi report`
+# merging the dumps into profile.json and both reports ("merge", its own wall time, not in the job).
 #   benchmarks/finalize/run.sh [openmpi|mpich] [RUNS] [RANKS...]     (default: openmpi 3 2 8 32)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,17 +17,8 @@ runs=${2:-3}
 shift $(($# > 2 ? 2 : $#))
 sizes=("$@")
 ((${#sizes[@]})) || sizes=(2 8 32)
+case "$impl" in openmpi | mpich) ;; *) echo "usage: $0 [openmpi|mpich] [RUNS] [RANKS...]" >&2; exit 2 ;; esac
 source "$root/benchmarks/common.sh"
-accounting_lib="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"
-case "$impl" in
-    openmpi) cc=mpicc.openmpi
-        launch() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-x "$e"); done
-            mpirun.openmpi --oversubscribe -np "$n" "${args[@]}" "${cmd[@]}"; } ;;
-    mpich) cc=mpicc.mpich
-        launch() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
-            mpiexec.hydra -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
-    *) echo "usage: $0 [openmpi|mpich] [RUNS] [RANKS...]" >&2; exit 2 ;;
-esac
 b="$here/target/$impl"
 mkdir -p "$b"
 "$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$b/finalize" "$here/finalize.c"
@@ -32,12 +28,22 @@ trap 'rm -rf "$out" "$work"' EXIT
 cmd=("$b/finalize" 100)
 for ((i = 1; i <= runs; i++)); do
     for n in "${sizes[@]}"; do
-        launch "$n" "LD_PRELOAD=$lib" | sed "s/^/none $n /" >>"$out"
-        launch "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" "JPMPI_ACCOUNTING_FILE=$work/acct.jsonl" \
+        launch_np "$n" "LD_PRELOAD=$lib" | sed "s/^/none $n /" >>"$out"
+        launch_np "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" "JPMPI_ACCOUNTING_FILE=$work/acct.jsonl" \
             | sed "s/^/accounting $n /" >>"$out"
         rm -rf "$work/profile"
-        launch "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
-            "JPMPI_OUTPUT_DIR=$work/profile" | sed "s/^/profile $n /" >>"$out"
+        launch_np "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$work/profile" \
+            | sed "s/^/profile $n /" >>"$out"
+        t0=$(date +%s%N)
+        "$JPMPI_TREE/bin/jpmpi" report "$work/profile" >/dev/null
+        t1=$(date +%s%N)
+        [ -s "$work/profile/profile.json" ] || { echo "jpmpi report made no profile.json at $n ranks" >&2; exit 1; }
+        echo "merge $n finalize rank 0 ms $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')" >>"$out"
+        if ((n <= ${JAVA_MAX:-32})); then
+            rm -rf "$work/profile"
+            launch_np "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
+                "JPMPI_OUTPUT_DIR=$work/profile" | sed "s/^/profile-java $n /" >>"$out"
+        fi
     done
 done
 echo "MPI_Finalize, call to return: $impl, $runs runs, oversubscribed on $(nproc) cpus"
@@ -46,7 +52,7 @@ awk -f "$root/benchmarks/median.awk" -f /dev/stdin "$out" <<'AWK'
 $3 == "finalize" {
     key = $1 " " $2; ms = $7 + 0
     # one line per rank: the slowest of a run is the max over its lines; runs are told apart by order
-    count[key]++; r = int((count[key] - 1) / $2)
+    count[key]++; r = int((count[key] - 1) / ($1 == "merge" ? 1 : $2))
     if (!((key, r) in worst) || ms > worst[key, r]) worst[key, r] = ms
     if ($5 == 0) zero[key] = zero[key] " " ms
     runs[key] = r + 1; seen[key] = 1

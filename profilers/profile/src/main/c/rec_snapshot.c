@@ -9,7 +9,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -241,17 +244,24 @@ static void jp_format_long(char *out, long v)
     *out = 0;
 }
 
-/* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
-void jp_dump(int state, int detail)
+/*
+ * A new file `path` from what `emit` streams into it: a temporary file beside it, then one rename.
+ * Never a file that is there, never through a link, readable by its user only, in a directory no
+ * other user can write (jp_start_output checked it). Async-signal-safe.
+ */
+struct jp_bytes {
+    const void *p;
+    size_t n;
+};
+
+static int jp_write_file(const char *path, const struct jp_bytes *bytes, int state, int detail)
 {
-    if (!jp_dump_path[0]) {
-        return;
+    char tmp[PATH_MAX + 128];
+    size_t n = strlen(path);
+    if (n + 40 > sizeof tmp) {
+        return -1;
     }
-    /* a new file (never one that is there, never through a link), readable by its user only, in
-     * a directory no other user can write (jp_start_output checked it) */
-    char tmp[sizeof jp_dump_path + 32];
-    size_t n = strlen(jp_dump_path);
-    memcpy(tmp, jp_dump_path, n);
+    memcpy(tmp, path, n);
     memcpy(tmp + n, ".", 2);
     jp_format_long(tmp + n + 1, (long)getpid());
     n = strlen(tmp);
@@ -262,18 +272,108 @@ void jp_dump(int state, int detail)
         fd = open(tmp, flags, 0600); /* left by an earlier dump of this process that was cut short */
     }
     if (fd < 0) {
-        return;
+        return -1;
     }
-    struct jp_fdbuf b;
-    b.fd = fd;
-    b.used = 0;
-    int ok = jp_emit(jp_fd_sink, &b, state, detail) == 0 && jp_write_all(fd, b.buf, b.used) == 0;
-    ok = close(fd) == 0 && ok;
-    if (ok) {
-        rename(tmp, jp_dump_path);
+    int ok;
+    if (bytes) {
+        ok = jp_write_all(fd, bytes->p, bytes->n) == 0;
     } else {
-        unlink(tmp);
+        struct jp_fdbuf b;
+        b.fd = fd;
+        b.used = 0;
+        ok = jp_emit(jp_fd_sink, &b, state, detail) == 0 && jp_write_all(fd, b.buf, b.used) == 0;
     }
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, path) == 0) {
+        return 0;
+    }
+    unlink(tmp);
+    return -1;
+}
+
+/* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
+void jp_dump(int state, int detail)
+{
+    if (jp_dump_path[0]) {
+        /* the clock rate's division raises the inexact flag: the application's thread (MPI_Pcontrol,
+         * MPI_Finalize) keeps its floating-point state as it was (layering/README.md) */
+        fenv_t fp;
+        fegetenv(&fp);
+        jp_write_file(jp_dump_path, NULL, state, detail);
+        fesetenv(&fp);
+    }
+}
+
+/*
+ * The figures of every rank of `all` (the world's processes, ranks as in the world) written by its
+ * rank 0 alone: the other ranks send it their snapshots (state `state`), and it writes each as
+ * ranks/rank-R.bin, taking them in the order they come, with one buffer of one snapshot's size (the
+ * size grows with the ranks only by the rank's matrix row). No rank but rank 0 needs the output
+ * directory (PROFILE.md, "Where it is written"). Collective over `all`; returns 1 when rank 0
+ * took the figures (then no rank writes anything else), 0 when it cannot (it has no output
+ * directory): then every rank writes its own, as before.
+ */
+#define JP_GATHER_TAG 0x6a73
+int jp_gather_dumps(MPI_Comm all, int state)
+{
+    MPI_Comm c;
+    if (PMPI_Comm_dup(all, &c) != MPI_SUCCESS) {
+        return 0;
+    }
+    int me = 0, n = 1;
+    PMPI_Comm_rank(c, &me);
+    PMPI_Comm_size(c, &n);
+    int collecting = me == 0 && jp_dump_path[0] != 0;
+    PMPI_Bcast(&collecting, 1, MPI_INT, 0, c);
+    if (!collecting) {
+        PMPI_Comm_free(&c);
+        return 0;
+    }
+    fenv_t fp;
+    fegetenv(&fp);
+    size_t size = jp_snapshot_size();
+    char *buf = size <= INT_MAX ? malloc(size) : NULL;
+    if (me != 0) {
+        /* an empty message if this rank has no figures to give (rank 0 then leaves its dump out,
+         * and a merge names it) */
+        struct jp_membuf m = {buf, 0, buf ? size : 0};
+        int have = buf && !jp_ended && jp_emit(jp_mem_sink, &m, state, 0) == 0;
+        PMPI_Send(buf, have ? (int)m.used : 0, MPI_BYTE, 0, JP_GATHER_TAG, c);
+    } else {
+        jp_dump(state, 0);
+        size_t cap = buf ? size : 0;
+        for (int i = 1; i < n; i++) {
+            MPI_Status st;
+            int count = 0;
+            PMPI_Probe(MPI_ANY_SOURCE, JP_GATHER_TAG, c, &st);
+            PMPI_Get_count(&st, MPI_BYTE, &count);
+            if ((size_t)count > cap) {
+                char *more = realloc(buf, (size_t)count);
+                if (more) {
+                    buf = more;
+                    cap = (size_t)count;
+                }
+            }
+            if ((size_t)count > cap) {
+                PMPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE); /* truncated: dropped */
+                continue;
+            }
+            PMPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE);
+            const struct jp_header *h = (const struct jp_header *)buf;
+            if ((size_t)count < sizeof *h || memcmp(h->magic, JP_SNAPSHOT_MAGIC, 8) != 0 || h->world_rank < 0
+                || h->world_rank >= jp_world_size || h->world_rank == jp_world_rank) {
+                continue;
+            }
+            char path[PATH_MAX + 64];
+            snprintf(path, sizeof path, "%s/ranks/rank-%d.bin", jp_outdir, (int)h->world_rank);
+            struct jp_bytes bytes = {buf, (size_t)count};
+            jp_write_file(path, &bytes, state, 0);
+        }
+    }
+    free(buf);
+    PMPI_Comm_free(&c);
+    fesetenv(&fp);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- what the other levels call */

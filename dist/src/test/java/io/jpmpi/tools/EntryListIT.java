@@ -11,8 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Built-in tools that share a part load it once, first place kept; the accounting tool alone is
- * one C level (no recorder, no Java level: no cost per call, no JVM in the ranks).
+ * Built-in tools resolve to their parts: the profile tool to its recorder alone and the accounting
+ * tool to one C level (no JVM in the ranks for either); a Java tool listed with them starts one.
  */
 class EntryListIT {
     @ParameterizedTest
@@ -21,17 +21,21 @@ class EntryListIT {
         MpiImpl impl = MpiImpl.byId(id).orElseThrow();
         Layout layout = Layout.current();
         String recorder = layout.profileRecorder(impl).toString();
-        String profile = layout.profileJar().toString();
         String accounting = layout.accountingLevel(impl).toString();
 
+        // the profile tool is its recorder alone: no JVM in the ranks (the launcher makes the profile)
         EntryList both = EntryList.resolve("profile,accounting", layout, impl, Map.of());
-        assertEquals(List.of(recorder, profile, accounting), resolved(both));
-        assertEquals(String.join(",", recorder, profile, accounting), both.render());
+        assertEquals(List.of(recorder, accounting), resolved(both));
+        assertEquals(String.join(",", recorder, accounting), both.render());
+        assertFalse(both.hasJava());
 
         EntryList reversed = EntryList.resolve("v,accounting,profile", layout, impl, Map.of());
-        assertEquals(List.of("v", accounting, recorder, profile), resolved(reversed));
+        assertEquals(List.of("v", accounting, recorder), resolved(reversed));
         assertEquals(List.of(accounting, recorder), reversed.cTools());
-        assertTrue(reversed.hasJava());
+        assertFalse(reversed.hasJava());
+
+        EntryList withJava = EntryList.resolve("profile,java-counter", layout, impl, Map.of());
+        assertTrue(withJava.hasJava());
 
         EntryList alone = EntryList.resolve("accounting", layout, impl, Map.of());
         assertEquals(List.of(accounting), resolved(alone));

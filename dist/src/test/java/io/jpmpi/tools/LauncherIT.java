@@ -298,6 +298,47 @@ class LauncherIT {
         }
     }
 
+    /**
+     * --tools profile and --tools profile,accounting start no JVM in any rank (the test program looks
+     * for libjvm.so in its own /proc/self/maps): at MPI_Finalize rank 0 writes every rank's figures,
+     * and jpmpi run makes a complete profile.json and both reports of all 3 ranks from them after
+     * the ranks exit, leaving no dumps; with the accounting tool listed below the recorder, the
+     * profile is still written (JPMPI_PROFILE_OUTPUT=on) and the record takes the recorder's exact
+     * counts.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void profileStartsNoJvm(Impl impl) throws Exception {
+        Path acct = Path.of(System.getProperty("jpmpi.test.native.dir"), impl.id, "acct").normalize();
+        Path base = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "profile-nojvm-");
+        Path records = base.resolve("a.jsonl");
+        for (String tools : List.of("profile", "profile,accounting")) {
+            Path out = base.resolve(tools.replace(',', '-'));
+            List<String> args = new ArrayList<>(List.of("run", "--tools", tools, "--output", out.toString(), "--"));
+            args.addAll(launcher(impl, 3));
+            args.addAll(List.of(acct.toString(), "30"));
+            Jpmpi.Result r = Jpmpi.run(Map.of("JPMPI_ACCOUNTING_FILE", records.toString()), args);
+            assertEquals(0, r.exit(), r::describe);
+            for (int rank = 0; rank < 3; rank++) {
+                String said = "acct rank=" + rank + " jvm=0 ";
+                assertEquals(1, r.out().lines().filter(l -> l.startsWith(said)).count(), r::describe);
+            }
+            io.jpmpi.profilers.report.Profile p = io.jpmpi.profilers.report.ProfileJson.read(out.resolve("profile.json"));
+            assertFalse(p.partial(), r::describe);
+            assertEquals(3, p.ranks(), r::describe);
+            assertEquals(3, p.rankRows().size(), r::describe);
+            assertTrue(Files.size(out.resolve("report.txt")) > 0 && Files.size(out.resolve("report.html")) > 0,
+                    r::describe);
+            assertFalse(Files.exists(out.resolve("ranks")), () -> "dumps left beside a complete profile\n" + r.describe());
+            assertFalse(r.err().contains("partial"), r::describe);
+        }
+        List<String> lines = Files.readAllLines(records);
+        assertEquals(1, lines.size(), () -> String.join("\n", lines));
+        io.jpmpi.profilers.accounting.AccountingRecord rec = io.jpmpi.profilers.accounting.AccountingRecord.parse(lines.get(0));
+        assertEquals(3, rec.ranks(), lines.get(0));
+        assertFalse(rec.sampled(), () -> "--tools profile,accounting counts exactly: " + rec);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void theDemoPrintsItsReport(Impl impl) {

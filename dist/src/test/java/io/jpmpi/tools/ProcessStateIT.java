@@ -41,7 +41,7 @@ class ProcessStateIT {
     /** "" is the dispatcher with no level. */
     static final List<String> TOOLS = List.of("", "accounting", "hwc", "profile", "mpit", "java-counter");
     /** The tools with a Java level (a JVM in every rank). */
-    static final Set<String> JAVA = Set.of("hwc", "profile", "mpit", "java-counter");
+    static final Set<String> JAVA = Set.of("hwc", "mpit", "java-counter");
     static final Set<String> ALL = Set.copyOf(TOOLS);
     static final String STOP_NOTE = "Note: The following floating-point exceptions are signalling";
     /** The checkpoints procstate.c and procstate.F90 record, in order. */
@@ -73,6 +73,8 @@ class ProcessStateIT {
                     "jpmpi run gives the ranks the tool list, which the dispatcher reads"),
             Allowed.of(ALL, "\\w+ env JPMPI_OUTPUT_DIR", ABSENT, "<run>/out",
                     "jpmpi run --output: where the built-in tools write"),
+            Allowed.of(Set.of("profile"), "\\w+ env JPMPI_PROFILE_OUTPUT", ABSENT, "on",
+                    "jpmpi run with the profile tool: its recorder writes the figures whatever the levels below need"),
             Allowed.of(ALL, "\\w+ env _", ".*", ".*",
                     "_, which shells set to the command they run, is not the caller's: bin/jpmpi is a bash script"
                             + " that runs a JVM"),

@@ -101,6 +101,11 @@ public final class Settings {
                 "Extra JVM options for the ranks' JVM, blank-separated (e.g. -Xmx256m).", null));
         s.add(new Setting("OUTPUT", "DIR", Reader.TOOLS, "a new jpmpi-<job> directory",
                 "Where the built-in tools write their results (the launcher's --output).", null));
+        s.add(new Setting("PROFILE", "OUTPUT", Reader.TOOLS, "on, unless a level below the recorder needs none",
+                "on: the profile recorder writes the profile's figures (at MPI_Finalize rank 0 writes every rank's"
+                        + " ranks/rank-R.bin; jpmpi run sets it when the profile tool is listed); off: it only counts"
+                        + " (for the accounting level below it, which says it needs no output when this is unset).",
+                null));
         s.add(new Setting("PROFILE", "QUIET", Reader.TOOLS, "unset",
                 "Set to anything: the profile tool's rank 0 prints no summary line at MPI_Finalize even with v in"
                         + " the tool list (without v it prints none anyway; jpmpi run says where the report is).",
@@ -196,6 +201,7 @@ public final class Settings {
     public static final Setting JAVA_AOT = get("JAVA", "AOT");
     public static final Setting JAVA_OPTIONS = get("JAVA", "OPTIONS");
     public static final Setting OUTPUT_DIR = get("OUTPUT", "DIR");
+    public static final Setting PROFILE_OUTPUT = get("PROFILE", "OUTPUT");
     public static final Setting ACCOUNTING_FILE = get("ACCOUNTING", "FILE");
 
     /** The table as Markdown, as tools-entry/README.md shows it. */

@@ -16,9 +16,11 @@ public final class BuiltinTools {
     }
 
     /**
-     * A tool: its parts, top level first (the profile tool is a C level that records and a Java
-     * level under it that aggregates and reports; the accounting tool a C level that samples and
-     * writes one record per job, and takes the recorder's counts instead when it is listed above).
+     * A tool: its parts, top level first (the profile tool is a C level that records, and whose rank
+     * 0 writes every rank's figures at MPI_Finalize, which the launcher merges into the profile and
+     * its reports after the ranks exit: no JVM in the ranks; the accounting tool a C level that
+     * samples and writes one record per job, and takes the recorder's counts instead when it is
+     * listed above).
      */
     public record Tool(String name, String description, List<Part> parts, String howToBuild) {
         /** The parts' files for {@code impl}, or empty if one of them is not built. */
@@ -36,8 +38,7 @@ public final class BuiltinTools {
             new Tool("profile",
                     "jpmpi's profiler: calls, time and bytes per function, message sizes, the rank-to-rank matrix;"
                             + " profile.json, report.txt and report.html in the output directory",
-                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder),
-                            new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.profileJar())),
+                    List.of(new Part(EntryList.Kind.C_TOOL, Layout::profileRecorder)),
                     BUILD),
             new Tool("mpit",
                     "MPI_T performance variables per MPI function and Pcontrol region, control variables set before"

@@ -93,8 +93,9 @@ public final class DemoCommand implements Callable<Integer> {
         Job job = Job.plan(layout, new Job.Request(command, (verbose ? "v," : "") + TOOLS, out, Optional.of(impl), true),
                 ctx.env());
         ctx.note("running the halo-exchange demo on " + np + " " + impl.displayName() + " ranks through jpmpi, tools "
-                + TOOLS + ": profile (a C level records every call, its Java level reduces and reports at"
-                + " MPI_Finalize) over java-counter (a Java level: one count line per rank)");
+                + TOOLS + ": profile (a C level records every call; at MPI_Finalize rank 0 collects every rank's"
+                + " figures, and jpmpi makes the profile and its reports when the ranks have exited) over java-counter"
+                + " (a Java level: one count line per rank)");
         ctx.note("same as: jpmpi run --tools " + TOOLS + " --output " + out + " -- " + Shell.quote(command));
         Map<String, String> env = new LinkedHashMap<>(job.launcherEnv());
         env.putAll(DoctorCommand.rootAllowance());
@@ -120,8 +121,7 @@ public final class DemoCommand implements Callable<Integer> {
     /** Refuses to start when a part the demo needs is not in the installation. */
     private static void checkInstalled(Layout layout, MpiImpl impl) throws JpmpiException {
         List<Path> needed = new ArrayList<>(List.of(layout.dispatcher(impl.id()), layout.demoDir().resolve("halo.c"),
-                layout.javaRuntimeDir().resolve(InstallLayout.RUNTIME_JARS[0]), layout.profileRecorder(impl),
-                layout.profileJar()));
+                layout.javaRuntimeDir().resolve(InstallLayout.RUNTIME_JARS[0]), layout.profileRecorder(impl)));
         layout.javaCounterJar().ifPresentOrElse(needed::add, () -> needed.add(layout.home().resolve(
                 InstallLayout.JAVA_TOOLS).resolve("java-counter")));
         for (Path p : needed) {

@@ -22,6 +22,8 @@ import java.util.Optional;
  */
 public record Job(List<String> command, Map<String, String> launcherEnv, Map<String, String> rankEnv, MpiImpl impl,
                   Launcher launcher, Optional<Application> application, EntryList entries) {
+    /** The profile tool's recorder, by its file name. */
+    static final String PROFILE_RECORDER = "libjpmpi-profile.so";
 
     /** What a job is asked to be. */
     public record Request(List<String> launcherCommand, String tools, Path output, Optional<MpiImpl> mpi,
@@ -93,6 +95,10 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
         }
         rank.put("LD_PRELOAD", String.join(":", preload));
         rank.put(Settings.TOOLS_ENTRY.env(), entries.render());
+        if (entries.cTools().stream().anyMatch(t -> t.endsWith("/" + PROFILE_RECORDER))) {
+            // the profile tool is listed: its output is wanted, whatever the levels below it need
+            rank.put(Settings.PROFILE_OUTPUT.env(), env.getOrDefault(Settings.PROFILE_OUTPUT.env(), "on"));
+        }
         if (request.output() != null) {
             Path out = request.output().toAbsolutePath().normalize();
             try {

@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.Reports;
@@ -13,9 +14,12 @@ final class ProfileOutput {
     }
 
     /**
-     * After a job with the profile tool: if the ranks did not write profile.json (the job aborted,
-     * was killed, or ranks exited without MPI_Finalize), the per-rank dumps become a partial
-     * profile and its reports; either way, say where the reports are.
+     * After a job with the profile tool: the ranks' figures, which rank 0 wrote at MPI_Finalize
+     * (ranks/rank-R.bin; or each rank its own, when the job aborted, was killed, or ranks exited
+     * without MPI_Finalize), become profile.json and its reports, partial if some rank did not
+     * finish; the dumps of a complete profile are then removed (profile.json holds all of them).
+     * Either way, say where the reports are. A profile.json the ranks wrote (the profile's Java
+     * level in a by-hand entry list) is left as it is.
      */
     static void finish(Context ctx, Path dir) {
         finishOne(ctx, dir, "profile");
@@ -36,8 +40,12 @@ final class ProfileOutput {
             if (ProfileWriter.needsMerge(dir)) {
                 Profile p = ProfileWriter.mergeDumps(dir);
                 ProfileWriter.writeAll(p, dir);
-                ctx.note("profile.json was not written by the ranks: " + (p.partial() ? "a partial profile" : "the profile")
-                        + " was merged from their dumps (ranks/rank-R.bin)");
+                if (p.partial()) {
+                    ctx.note(what + ": not every rank reached MPI_Finalize: a partial profile was merged from the"
+                            + " ranks' dumps (ranks/rank-R.bin, kept)");
+                } else {
+                    RankDumps.remove(dir);
+                }
             }
         } catch (IOException | RuntimeException e) {
             ctx.note(what + ": cannot merge the ranks' dumps in " + dir + ": " + e.getMessage());

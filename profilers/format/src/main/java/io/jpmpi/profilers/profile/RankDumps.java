@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,6 +46,26 @@ public final class RankDumps {
         } catch (IOException | DirectoryIteratorException e) {
             return true;
         }
+    }
+
+    /**
+     * Removes the dumps {@code dir/ranks/rank-R.bin} once a complete profile.json holds what they
+     * held (the launcher, after merging them), and the ranks folder if nothing else is left in it.
+     */
+    public static void remove(Path dir) throws IOException {
+        Path ranksDir = dir.resolve("ranks");
+        if (!Files.isDirectory(ranksDir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        for (Path p : files(ranksDir).values()) {
+            Files.deleteIfExists(p);
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(ranksDir)) {
+            if (ds.iterator().hasNext()) {
+                return;
+            }
+        }
+        Files.deleteIfExists(ranksDir);
     }
 
     /**

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Runs a test program of src/test/c under mpirun with the `profile` tool: the C level alone
- * (every rank then dumps ranks/rank-R.bin at MPI_Finalize, which {@link Snapshot} reads) or the
+ * (rank 0 then writes every rank's ranks/rank-R.bin at MPI_Finalize, which {@link Snapshot} reads;
+ * jpmpi run would merge them into profile.json) or the
  * full entry, C level + Java level jar (profile.json, report.txt, report.html at MPI_Finalize).
  * The output directory is {@value #OUT} in the run's own directory (target/test-runs/...), where
  * the launcher's stdout and stderr are kept too.
