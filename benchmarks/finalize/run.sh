@@ -9,6 +9,8 @@
 # oversubscribed on this machine. After each `profile` run, the launcher's part: `jpmpi report`
 # merging the dumps into profile.json and both reports ("merge", its own wall time, not in the job).
 #   benchmarks/finalize/run.sh [openmpi|mpich] [RUNS] [RANKS...]     (default: openmpi 3 2 8 32)
+# CLUSTER=1: across the test cluster's hosts instead (scripts/cluster.sh up first): the launcher on
+# jpn1 with the cluster's hostfile (mpirun --hostfile, mpiexec.hydra -f), the ranks spread over them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,6 +21,16 @@ sizes=("$@")
 ((${#sizes[@]})) || sizes=(2 8 32)
 case "$impl" in openmpi | mpich) ;; *) echo "usage: $0 [openmpi|mpich] [RUNS] [RANKS...]" >&2; exit 2 ;; esac
 source "$root/benchmarks/common.sh"
+if [[ -n ${CLUSTER:-} ]]; then
+    hostfile=$("$root/scripts/cluster.sh" hostfile "$impl")
+    case "$impl" in
+        openmpi) launch_np() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-x "$e"); done
+            "$root/scripts/cluster.sh" run jpn1 mpirun --oversubscribe --hostfile "$hostfile" -np "$n" "${args[@]}" \
+                "${cmd[@]}"; } ;;
+        mpich) launch_np() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
+            "$root/scripts/cluster.sh" run jpn1 mpiexec.hydra -f "$hostfile" -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
+    esac
+fi
 b="$here/target/$impl"
 mkdir -p "$b"
 "$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$b/finalize" "$here/finalize.c"
@@ -35,7 +47,7 @@ for ((i = 1; i <= runs; i++)); do
         launch_np "$n" "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$work/profile" \
             | sed "s/^/profile $n /" >>"$out"
         t0=$(date +%s%N)
-        "$JPMPI_TREE/bin/jpmpi" report "$work/profile" >/dev/null
+        "$JPMPI_TREE/bin/jpmpi" report "$work/profile" >/dev/null 2>"$work/report.err" || { cat "$work/report.err" >&2; exit 1; }
         t1=$(date +%s%N)
         [ -s "$work/profile/profile.json" ] || { echo "jpmpi report made no profile.json at $n ranks" >&2; exit 1; }
         echo "merge $n finalize rank 0 ms $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')" >>"$out"
@@ -46,7 +58,7 @@ for ((i = 1; i <= runs; i++)); do
         fi
     done
 done
-echo "MPI_Finalize, call to return: $impl, $runs runs, oversubscribed on $(nproc) cpus"
+echo "MPI_Finalize, call to return: $impl, $runs runs, ${CLUSTER:+across the test cluster hosts, }oversubscribed on $(nproc) cpus"
 echo "per configuration and ranks: median over runs of the slowest rank [min .. max over runs], rank 0's median"
 awk -f "$root/benchmarks/median.awk" -f /dev/stdin "$out" <<'AWK'
 $3 == "finalize" {

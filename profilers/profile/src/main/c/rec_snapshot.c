@@ -176,6 +176,14 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
             return -1;
         }
     }
+    /*
+     * Other threads (and the one a signal interrupted) may be inside a recorded call while this
+     * reads: each figure is read once and the snapshot kept as consistent as a quiet one (what
+     * Snapshot.read checks): a call that was counted but not yet timed gets its time from the
+     * longest, a function's size buckets hold no more calls than its count read before them, and a
+     * rank gets no bytes without a message. Quiet snapshots (MPI_Finalize) are not changed by it.
+     */
+    uint64_t calls[JP_NFUNC];
     for (int f = 0; f < JP_NFUNC; f++) {
         uint64_t s[6] = {0, 0, 0, 0, 0, 0};
         for (struct jp_thread *t = jp_threads; t; t = t->next) {
@@ -191,6 +199,17 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
             s[4] += x->sent;
             s[5] += x->recv;
         }
+        if (s[0] == 0) {
+            memset(s, 0, sizeof s);
+        } else {
+            if (s[3] < s[2]) {
+                s[3] = s[2];
+            }
+            if (s[1] < s[3]) {
+                s[1] = s[3];
+            }
+        }
+        calls[f] = s[0];
         if (sink(ctx, s, sizeof s)) {
             return -1;
         }
@@ -202,6 +221,13 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
             for (int k = 0; k < JP_BUCKETS; k++) {
                 b[k] += t->hist[f][k];
             }
+        }
+        uint64_t in = 0;
+        for (int k = 0; k < JP_BUCKETS; k++) {
+            if (b[k] > calls[f] - in) {
+                b[k] = calls[f] - in;
+            }
+            in += b[k];
         }
         if (sink(ctx, b, sizeof b)) {
             return -1;
@@ -216,6 +242,11 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
                 for (int i = 0; i < 2 * n; i++) {
                     row[i] += t->matrix[2 * (size_t)base + (size_t)i];
                 }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (row[2 * i] == 0) {
+                row[2 * i + 1] = 0;
             }
         }
         if (sink(ctx, row, sizeof(uint64_t) * 2 * (size_t)n)) {
@@ -292,15 +323,18 @@ static int jp_write_file(const char *path, const struct jp_bytes *bytes, int sta
 }
 
 /* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
+static volatile int jp_dumping; /* a dump is being written (a signal's dump then waits for none: skipped) */
+
 void jp_dump(int state, int detail)
 {
-    if (jp_dump_path[0]) {
+    if (jp_dump_path[0] && !__atomic_exchange_n(&jp_dumping, 1, __ATOMIC_ACQUIRE)) {
         /* the clock rate's division raises the inexact flag: the application's thread (MPI_Pcontrol,
          * MPI_Finalize) keeps its floating-point state as it was (layering/README.md) */
         fenv_t fp;
         fegetenv(&fp);
         jp_write_file(jp_dump_path, NULL, state, detail);
         fesetenv(&fp);
+        __atomic_store_n(&jp_dumping, 0, __ATOMIC_RELEASE);
     }
 }
 

@@ -116,6 +116,42 @@ static void jp_on_signal(int sig)
     raise(sig);
 }
 
+/*
+ * SIGUSR1 (unless ignored): the rank's figures so far, state FLUSH, and the job goes on (Slurm's
+ * --signal=USR1@N before a time limit, kill -USR1 of a hung job's ranks; jpmpi report merges the
+ * dumps into a partial profile). A handler that was there at MPI_Init (the program's, or MPICH's,
+ * which takes SIGUSR1 for its own fault notices) runs right after, as without jpmpi; the default
+ * action (ending the process) does not. The thread it interrupts may be inside a recorded call:
+ * the dump takes no lock and keeps its figures consistent (jp_emit).
+ */
+static struct sigaction jp_flush_old;
+static int jp_flush_installed;
+
+/* Recording has ended: SIGUSR1 does again what it did before (a program's own default action). */
+static void jp_flush_signal_done(void)
+{
+    if (jp_flush_installed) {
+        jp_flush_installed = 0;
+        sigaction(SIGUSR1, &jp_flush_old, NULL);
+    }
+}
+
+static void jp_on_flush_signal(int sig, siginfo_t *info, void *context)
+{
+    int saved = errno;
+    if (jp_initialized && !jp_ended) {
+        jp_dump(JP_FLUSH, 0);
+    }
+    errno = saved;
+    if (jp_flush_old.sa_flags & SA_SIGINFO) {
+        if (jp_flush_old.sa_sigaction) {
+            jp_flush_old.sa_sigaction(sig, info, context);
+        }
+    } else if (jp_flush_old.sa_handler != SIG_DFL && jp_flush_old.sa_handler != SIG_IGN) {
+        jp_flush_old.sa_handler(sig);
+    }
+}
+
 static void jp_on_crash(int sig, siginfo_t *info, void *context)
 {
     (void)context;
@@ -468,6 +504,17 @@ static void jp_recording_starts(MPI_Comm all)
             sigaction(jp_signals[i], &sa, &jp_old[i]);
         }
     }
+    struct sigaction now;
+    if (sigaction(SIGUSR1, NULL, &now) == 0 && ((now.sa_flags & SA_SIGINFO) || now.sa_handler != SIG_IGN)) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = jp_on_flush_signal;
+        /* a handler found keeps its own restart choice; else the program's interrupted system call
+         * goes on as if nothing happened */
+        sa.sa_flags = SA_SIGINFO | (now.sa_handler == SIG_DFL ? SA_RESTART : (now.sa_flags & SA_RESTART));
+        sa.sa_mask = now.sa_mask;
+        jp_flush_installed = sigaction(SIGUSR1, &sa, &jp_flush_old) == 0;
+    }
     for (int i = 0; i < 5; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -540,6 +587,7 @@ void jp_session_ending(void)
         jp_ended = 1;
         jp_dump(JP_FINALIZE, 0);
     }
+    jp_flush_signal_done();
     PMPI_Comm_free(&jp_session_comm);
     PMPI_Group_free(&jp_world_group);
     PMPI_Session_finalize(&jp_session);
@@ -601,6 +649,7 @@ JP_EXPORT int MPI_Finalize(void)
         jp_ended = 1;
         jp_dump(JP_FINALIZE, 0);
     }
+    jp_flush_signal_done();
     return rc;
 }
 

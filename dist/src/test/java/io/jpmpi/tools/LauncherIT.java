@@ -236,6 +236,43 @@ class LauncherIT {
         }
     }
 
+    /**
+     * kill -USR1 of the ranks of a running job (what Slurm's --signal=USR1@N sends before a time
+     * limit): each rank writes its figures so far (ranks/rank-R.bin, state FLUSH) and the job goes
+     * on; the dumps merge into a partial profile with both ranks' MPI_Barrier.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void usr1WritesEveryRanksFiguresAndTheJobGoesOn(Impl impl) throws Exception {
+        Held held = Held.start(impl, List.of("--tools", "profile", "--output", "prof"));
+        try {
+            Path ranks = held.dir().resolve("prof").resolve("ranks");
+            List<String> ready = held.lines().stream().filter(l -> l.contains(" ready pid ")).toList();
+            for (String line : ready) {
+                String pid = line.substring(line.lastIndexOf(' ') + 1);
+                assertEquals(0, new ProcessBuilder("kill", "-USR1", pid).start().waitFor(), line);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!(Files.isRegularFile(ranks.resolve("rank-0.bin")) && Files.isRegularFile(ranks.resolve("rank-1.bin")))) {
+                assertTrue(System.nanoTime() < deadline, () -> "no dumps in " + ranks + " 30 s after SIGUSR1: " + held.lines());
+                Thread.sleep(50);
+            }
+            Thread.sleep(500);
+            assertTrue(held.process().isAlive(), () -> "the job ended after SIGUSR1: " + held.lines());
+            for (String line : ready) {
+                long pid = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), () -> "rank ended: " + line);
+            }
+            io.jpmpi.profilers.report.Profile p = io.jpmpi.profilers.profile.RankDumps.merge(held.dir().resolve("prof"));
+            assertTrue(p.partial(), () -> "a running job's dumps make a partial profile: " + p.partialReasons());
+            assertEquals(2, p.rankRows().size());
+            assertEquals(2L, p.functions().stream().filter(f -> f.name().equals("MPI_Barrier")).findFirst()
+                    .orElseThrow().calls(), () -> "MPI_Barrier, one per rank: " + p.functions());
+        } finally {
+            held.end();
+        }
+    }
+
     static Stream<Arguments> signals() {
         return MpiRun.implementations().flatMap(i -> Stream.of("TERM", "INT").map(sig -> Arguments.of(i, sig)));
     }

@@ -86,6 +86,11 @@ class ProcessStateIT {
                     + "(1|2|4|6|7|8|11|15)", ".*", "handler:libjpmpi-profile\\.so flags=0x\\p{XDigit}+",
                     "the profile recorder writes the rank's dump on a crash, SIGTERM, SIGINT or SIGHUP, then calls"
                             + " the handler it found (PROFILE.md, Abnormal ends)"),
+            Allowed.of(Set.of("profile"), "(init|p2p|collective|nonblocking|pcontrol|finalize) signal 10", ".*",
+                    "handler:libjpmpi-profile\\.so flags=0x\\p{XDigit}+",
+                    "the profile recorder writes the rank's figures so far on SIGUSR1 and the job goes on (a handler"
+                            + " found at MPI_Init, MPICH's, runs after it), from MPI_Init to MPI_Finalize, where the"
+                            + " disposition found is back (PROFILE.md, A dump of a running job)"),
             Allowed.of(Set.of("mpit"), "\\w+ altstack", "disabled size=0", "enabled size=\\d+",
                     "Open MPI: mpit's MPI_T_init_thread before MPI_Init opens every component, UCX's among them,"
                             + " and libucs's constructor gives the loading thread an alternate signal stack"),
