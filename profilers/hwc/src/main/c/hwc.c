@@ -148,6 +148,18 @@ static int hwc_perf_open_sampling(uint32_t type, uint64_t config)
     a.disabled = 1;
     a.sample_period = hwc_period;
     a.wakeup_events = 1;
+    if (type == PERF_TYPE_SOFTWARE) {
+        /* task-clock counts the thread's time in the kernel too; an overflow there (an MPI polling
+         * with sched_yield, a page fault) must still signal, or its interval goes to the next
+         * overflow in user space, maybe after the call returned. Not allowed unprivileged with
+         * perf_event_paranoid >= 2: then user-space overflows only. */
+        a.exclude_kernel = 0;
+        int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd >= 0) {
+            return fd;
+        }
+        a.exclude_kernel = 1;
+    }
     return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
