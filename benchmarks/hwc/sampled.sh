@@ -2,7 +2,7 @@
 # The hwc tool's sampled mode on hwcloop (ITERS rounds of N loop iterations between MPI calls),
 # 2 ranks, C level alone, side by side in one sequence of runs (alternating the configurations):
 #   benchmarks/hwc/sampled.sh [openmpi|mpich] [RUNS] [ITERS] [N]     (default openmpi 5 20 5000000)
-# Configurations: calls (counters read around every call), sampled at 100 (the default), 1000 and
+# Configurations: calls (counters read around every call), sampled at 30 (the default), 1000 and
 # 10000 overflows per second. Per run and rank it takes the program's own CPU time in its loop
 # (hwcloop's "times": CLOCK_THREAD_CPUTIME_ID) and the tool's application task-clock and samples.
 # Prints, per configuration, the medians over runs of:
@@ -13,7 +13,7 @@
 #   samples       samples taken (sum over ranks)
 #   us/sample     (own_app_s - own_app_s of calls) / samples taken in the application: what one
 #                 sample adds to the program (signal, read(2), stack walk)
-# and the cost per second of run at the default rate (100 x us/sample of the 10000 configuration).
+# and the cost per second of run at the default rate (30 x us/sample of the 10000 configuration).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -33,14 +33,13 @@ esac
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for ((i = 1; i <= runs; i++)); do
-    for c in calls sampled-100 sampled-1000 sampled-10000; do
-        mode=${c%%-*}; rate=${c#*-}; [ "$mode" = calls ] && rate=100
+    for c in calls sampled-30 sampled-1000 sampled-10000; do
+        mode=${c%%-*}; rate=${c#*-}; [ "$mode" = calls ] && rate=30
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_EVENTS=software" "JPMPI_HWC_MODE=$mode" \
             "JPMPI_HWC_SAMPLING=$rate" 2>&1 | awk -v run="$i" -v c="$c" '
-            /^hwcloop rank/ { split($3, a, "="); own += a[2] }
+            /^hwcloop rank [0-9]/ { split($4, a, "="); own += a[2] }
             /^jpmpi hwc \(pid/ { for (f = 1; f <= NF; f++) { if ($f ~ /^app=/ && $(f-1) == "task-clock") { split($f, b, "="); app += b[2] / 1e9 }
-                                                              if ($f == "(" || $f ~ /^\(/) { s += substr($f, 2) + 0 }
-                                                              if ($f == "samples,") { s2 += $(f-1) + 0 }
+                                                              if ($f == "samples,") { s2 += substr($(f-1), 2) + 0 }
                                                               if ($f == "in" && $(f+1) == "MPI)") { inm += $(f-1) + 0 } } }
             END { printf "%s %d %.6f %.6f %d %d\n", c, run, own, app, s2, inm }' >>"$out"
     done
@@ -64,6 +63,6 @@ END {
         printf "%-14s %10.4f %10.4f %+7.2f %+10.2f %8d %10.2f\n", c, sorted_median(own[c], a), sorted_median(app[c], b),
             sorted_median(e, d), sorted_median(v, f), sorted_median(smp[c], g), us
     }
-    printf "cost per second of run at the default 100 per second: %.3f ms = %.4f %% of a core (from sampled-10000's us/sample)\n", per * 100 / 1000, per * 100 / 1e4
+    printf "cost per second of run at the default 30 per second: %.3f ms = %.4f %% of a core (from sampled-10000's us/sample)\n", per * 30 / 1000, per * 30 / 1e4
 }
 AWK

@@ -40,7 +40,8 @@ static char hwc_notice[640];         /* printed by rank 0 once MPI_Init has retu
 static double hwc_read_ns[2] = {-1, -1};
 
 /* Sampled mode: the leading event (the first) overflows every hwc_period events with hwc_signal. */
-#define HWC_DEFAULT_HZ 100
+/* 30 a second: an overflow's signal costs ~28 us on a KVM guest (benchmarks/README.md), so 0.1 % of a core. */
+#define HWC_DEFAULT_HZ 30
 #define HWC_AUTO_NS 200.0            /* auto: sampled when a call's two reads cost more than this */
 static int hwc_sampling;             /* 1: sampled mode for every thread of the process */
 static int hwc_hz = HWC_DEFAULT_HZ;
@@ -485,7 +486,7 @@ static int hwc_setup_sampling(void)
         char *end;
         long v = strtol(rate, &end, 10);
         if (*end || v < 1 || v > 10000) {
-            hwc_note("jpmpi hwc: %s='%s' is not a rate from 1 to 10000 per second; using 100\n",
+            hwc_note("jpmpi hwc: %s='%s' is not a rate from 1 to 10000 per second; using 30\n",
                      JPMPI_SETTING_HWC_SAMPLING, rate);
         } else {
             hwc_hz = (int)v;

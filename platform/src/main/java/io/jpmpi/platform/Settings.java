@@ -126,7 +126,7 @@ public final class Settings {
                 "How the hwc tool splits its counters: calls (read on entry and exit of every MPI call), sampled"
                         + " (counters run free; an overflow every N events of the first event splits them by the"
                         + " stack: nothing per call) or auto.", null));
-        s.add(new Setting("HWC", "SAMPLING", Reader.TOOLS, "100",
+        s.add(new Setting("HWC", "SAMPLING", Reader.TOOLS, "30",
                 "Sampled mode: overflows per second of the first event (task-clock: per second of the thread's"
                         + " CPU time; a hardware event: its rate measured at MPI_Init), 1 to 10000.", null));
         s.add(new Setting("ACCOUNTING", "FILE", Reader.TOOLS, "no record (a one-line notice)",
