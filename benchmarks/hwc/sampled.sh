@@ -11,6 +11,8 @@
 #   err_%         tool_app_s against own_app_s
 #   vs_calls_%    tool_app_s against the calls configuration's of the same run
 #   samples       samples taken (sum over ranks)
+#   ci95_%        the 95 % half-width of tool_app_s from the samples, in % of it (1.96 sqrt(p(1-p)/n)/(1-p),
+#                 p the share of samples in MPI): an err_% inside it is all the sampling can tell
 #   us/sample     (own_app_s - own_app_s of calls) / samples taken in the application: what one
 #                 sample adds to the program (signal, read(2), stack walk)
 # and the cost per second of run at the default rate (30 x us/sample of the 10000 configuration).
@@ -49,19 +51,20 @@ awk -f "$root/benchmarks/median.awk" -f /dev/stdin "$out" <<'AWK'
 { own[$1] = own[$1] " " $3; app[$1] = app[$1] " " $4; smp[$1] = smp[$1] " " $5
   ownrun[$1, $2] = $3; apprun[$1, $2] = $4; srun[$1, $2] = $5; irun[$1, $2] = $6; runs[$2] = 1; conf[$1] = 1 }
 END {
-    printf "%-14s %10s %10s %7s %10s %8s %10s\n", "config", "own_app_s", "tool_app_s", "err_%", "vs_calls_%", "samples", "us/sample"
+    printf "%-14s %10s %10s %7s %7s %10s %8s %10s\n", "config", "own_app_s", "tool_app_s", "err_%", "ci95_%", "vs_calls_%", "samples", "us/sample"
     for (c in conf) {
-        e = ""; v = ""; u = ""
+        e = ""; v = ""; u = ""; ci = ""
         for (r in runs) {
             e = e " " 100 * (apprun[c, r] - ownrun[c, r]) / ownrun[c, r]
             v = v " " 100 * (apprun[c, r] - apprun["calls", r]) / apprun["calls", r]
+            if (srun[c, r] > 0) { p = irun[c, r] / srun[c, r]; ci = ci " " 100 * 1.96 * sqrt(p * (1 - p) / srun[c, r]) / (1 - p) }
             appsamples = srun[c, r] - irun[c, r]
             if (appsamples > 0) u = u " " 1e6 * (ownrun[c, r] - ownrun["calls", r]) / appsamples
         }
         us = u == "" ? 0 : sorted_median(u, x)
         if (c == "sampled-10000") per = us
-        printf "%-14s %10.4f %10.4f %+7.2f %+10.2f %8d %10.2f\n", c, sorted_median(own[c], a), sorted_median(app[c], b),
-            sorted_median(e, d), sorted_median(v, f), sorted_median(smp[c], g), us
+        printf "%-14s %10.4f %10.4f %+7.2f %7s %+10.2f %8d %10.2f\n", c, sorted_median(own[c], a), sorted_median(app[c], b),
+            sorted_median(e, d), ci == "" ? "-" : sprintf("%.2f", sorted_median(ci, h)), sorted_median(v, f), sorted_median(smp[c], g), us
     }
     printf "cost per second of run at the default 30 per second: %.3f ms = %.4f %% of a core (from sampled-10000's us/sample)\n", per * 30 / 1000, per * 30 / 1e4
 }
