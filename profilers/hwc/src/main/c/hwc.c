@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -812,9 +813,22 @@ static void hwc_started(int rc)
     }
 }
 
+/*
+ * The tool's own work on the program's thread runs with the floating-point flags held: the
+ * program sees its flags as they were (the measurements and the sampled split use doubles, which
+ * raise FE_INEXACT).
+ */
+static void hwc_start_quietly(void)
+{
+    fenv_t app;
+    feholdexcept(&app);
+    hwc_start();
+    fesetenv(&app);
+}
+
 HWC_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    hwc_start();
+    hwc_start_quietly();
     hwc_frame f = hwc_enter();
     int rc = PMPI_Init(argc, argv);
     hwc_exit(f, HWC_F_MPI_Init);
@@ -824,7 +838,7 @@ HWC_EXPORT int MPI_Init(int *argc, char ***argv)
 
 HWC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    hwc_start();
+    hwc_start_quietly();
     hwc_frame f = hwc_enter();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     hwc_exit(f, HWC_F_MPI_Init_thread);
@@ -858,11 +872,16 @@ static void hwc_report_line(void)
 HWC_EXPORT int MPI_Finalize(void)
 {
     hwc_frame f = hwc_enter();
+    fenv_t app;
+    feholdexcept(&app);
     hwc_freeze();
+    fesetenv(&app);
     int rc = PMPI_Finalize();
     hwc_exit(f, HWC_F_MPI_Finalize);
     if (!hwc_read_by_level) {
+        feholdexcept(&app);
         hwc_report_line();
+        fesetenv(&app);
     }
     for (struct hwc_thread *t = hwc_threads; t; t = t->next) {
         hwc_close_thread(t);
