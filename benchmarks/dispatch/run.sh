@@ -54,11 +54,16 @@ for ((i = 1; i <= runs; i++)); do
             "JPMPI_OUTPUT_DIR=$profile_out" \
             "JPMPI_MPIT_READ=$mode" >>"$out" 2>/dev/null
     done
-    # jpmpi's hwc tool, C level alone, 2 counters, each way of reading them (auto keeps the faster).
+    # jpmpi's hwc tool in sampled mode (C level alone, its default events: the software set without a
+    # PMU): nothing per call but the level's entry and two branches; the overflows at 100 per second.
+    cmd=("$b/percall" "hwc-sampled" "$calls" "$rounds")
+    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_MODE=sampled" >>"$out" 2>/dev/null
+    # jpmpi's hwc tool, C level alone, 2 counters read around every call (calls mode), each way of
+    # reading them (auto keeps the faster).
     for m in rdpmc read; do
         cmd=("$b/percall" "hwc-2-$m" "$hwc_calls" "$rounds")
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_EVENTS=instructions,cycles" \
-            "JPMPI_HWC_READ=$m" >>"$out" 2>/dev/null
+            "JPMPI_HWC_READ=$m" "JPMPI_HWC_MODE=calls" >>"$out" 2>/dev/null
     done
 done
 echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10; hwc-*: $hwc_calls calls); $(nproc) cpus"

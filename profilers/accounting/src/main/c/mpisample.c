@@ -268,6 +268,13 @@ static _Unwind_Reason_Code mps_frame(struct _Unwind_Context *ctx, void *arg)
     return _URC_NO_REASON;
 }
 
+int mps_classify(void)
+{
+    struct mps_walk w = {0, -1};
+    _Unwind_Backtrace(mps_frame, &w);
+    return w.fn;
+}
+
 static void mps_handler(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
@@ -282,12 +289,11 @@ static void mps_handler(int sig, siginfo_t *si, void *uc)
         return;
     }
     int saved = errno;
-    struct mps_walk w = {0, -1};
-    _Unwind_Backtrace(mps_frame, &w);
+    int fn = mps_classify();
     mps_total += weight;
-    if (w.fn >= 0) {
+    if (fn >= 0) {
         mps_mpi += weight;
-        mps_counts[w.fn] += weight;
+        mps_counts[fn] += weight;
     }
     errno = saved;
 }
@@ -343,22 +349,29 @@ static void *mps_sampler(void *arg)
 
 /* ---------------------------------------------------------------- start, stop, counts */
 
-int mps_start(int hz, char *why, size_t whylen)
+int mps_prepare(char *why, size_t whylen)
 {
     if (!MPS_DECODES) {
         snprintf(why, whylen, "sampling decodes x86-64 calls only");
-        return -1;
-    }
-    if (hz <= 0 || hz > MPS_MAX_HZ) {
-        snprintf(why, whylen, "the sampling rate %d is not within 1..%d per second", hz, MPS_MAX_HZ);
         return -1;
     }
     if (mps_tables(why, whylen) != 0) {
         return -1;
     }
     /* A first walk out of the handler: loads and binds the unwinder before any signal needs it. */
-    struct mps_walk w = {0, -1};
-    _Unwind_Backtrace(mps_frame, &w);
+    (void)mps_classify();
+    return 0;
+}
+
+int mps_start(int hz, char *why, size_t whylen)
+{
+    if (hz <= 0 || hz > MPS_MAX_HZ) {
+        snprintf(why, whylen, "the sampling rate %d is not within 1..%d per second", hz, MPS_MAX_HZ);
+        return -1;
+    }
+    if (mps_prepare(why, whylen) != 0) {
+        return -1;
+    }
     if (sigaction(SIGPROF, NULL, &mps_old) != 0) {
         snprintf(why, whylen, "cannot read SIGPROF's handler: %s", strerror(errno));
         return -1;

@@ -33,6 +33,19 @@
 #define MPS_MAX_HZ 10000
 
 /*
+ * The classifier alone, for a tool with its own sampler (the hwc tool's sampled mode): makes the
+ * tables (every MPI entry point, the readable segments of the objects loaded now) and binds the
+ * unwinder with a first walk. Returns 0, or -1 with why (no dispatcher, not x86-64).
+ */
+int mps_prepare(char *why, size_t whylen);
+
+/*
+ * The outermost MPI call on the calling thread's stack (the dispatcher's function index), or -1
+ * outside MPI. Safe in a signal handler after mps_prepare: no lock, no allocation.
+ */
+int mps_classify(void);
+
+/*
  * Starts sampling the calling thread at `hz` samples per second, after MPI_Init (the entry points
  * are the dispatcher's, through its jpmpi_ exports). Returns 0, or -1 with why it cannot (one
  * sentence, into why): no dispatcher, SIGPROF taken by the program or another tool, no thread.

@@ -8,11 +8,17 @@
 #define _GNU_SOURCE
 #include "hwc.h"
 #include "jpmpi_settings.h"
+#include "mpisample.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <fenv.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -33,6 +39,17 @@ static uint64_t hwc_config[HWC_MAX];
 static int hwc_hardware;
 static char hwc_notice[640];         /* printed by rank 0 once MPI_Init has returned */
 static double hwc_read_ns[2] = {-1, -1};
+
+/* Sampled mode: the leading event (the first) overflows every hwc_period events with hwc_signal. */
+/* 30 a second: an overflow's signal costs ~28 us on a KVM guest (benchmarks/README.md), so 0.1 % of a core. */
+#define HWC_DEFAULT_HZ 30
+#define HWC_AUTO_NS 200.0            /* auto: sampled when a call's two reads cost more than this */
+static int hwc_sampling;             /* 1: sampled mode for every thread of the process */
+static int hwc_hz = HWC_DEFAULT_HZ;
+static uint64_t hwc_period;
+static int hwc_signal;
+static int16_t hwc_map[2048];        /* the dispatcher's function index -> hwc id (-1: not wrapped) */
+static int hwc_nmap;
 
 /* TSC rate: from the TSC and CLOCK_MONOTONIC at MPI_Init and at MPI_Finalize. */
 static uint64_t hwc_tsc0, hwc_tsc1;
@@ -119,6 +136,53 @@ static struct hwc_thread *hwc_thread_alloc(void)
     return t;
 }
 
+/* The sampled leader: off until armed, overflowing every hwc_period events. */
+static int hwc_perf_open_sampling(uint32_t type, uint64_t config)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = type;
+    a.config = config;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.read_format = PERF_FORMAT_GROUP;
+    a.disabled = 1;
+    a.sample_period = hwc_period;
+    a.wakeup_events = 1;
+    if (type == PERF_TYPE_SOFTWARE) {
+        /* task-clock counts the thread's time in the kernel too; an overflow there (an MPI polling
+         * with sched_yield, a page fault) must still signal, or its interval goes to the next
+         * overflow in user space, maybe after the call returned. Not allowed unprivileged with
+         * perf_event_paranoid >= 2: then user-space overflows only. */
+        a.exclude_kernel = 0;
+        int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd >= 0) {
+            return fd;
+        }
+        a.exclude_kernel = 1;
+    }
+    return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * Sampled mode: the leader's overflows become hwc_signal to the calling thread (F_SETOWN_EX with
+ * its tid, F_SETSIG: the signal carries the fd), then the group starts. 0, or errno.
+ */
+static int hwc_arm(struct hwc_thread *t)
+{
+    struct f_owner_ex owner = {F_OWNER_TID, gettid()};
+    if (fcntl(t->leader, F_SETOWN_EX, &owner) != 0 || fcntl(t->leader, F_SETSIG, hwc_signal) != 0 ||
+        fcntl(t->leader, F_SETFL, fcntl(t->leader, F_GETFL) | O_ASYNC) != 0) {
+        return errno;
+    }
+    t->sampled = 1;
+    if (ioctl(t->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
+        return errno;
+    }
+    return 0;
+}
+
 /* Opens this process's events as one group for the calling thread; errno of the first failure. */
 static int hwc_open_thread(struct hwc_thread *t)
 {
@@ -126,7 +190,8 @@ static int hwc_open_thread(struct hwc_thread *t)
         t->fd[i] = -1;
     }
     for (int i = 0; i < hwc_nev; i++) {
-        t->fd[i] = hwc_perf_open(hwc_type[i], hwc_config[i], i ? t->fd[0] : -1, 0);
+        t->fd[i] = i == 0 && hwc_sampling ? hwc_perf_open_sampling(hwc_type[0], hwc_config[0])
+                                          : hwc_perf_open(hwc_type[i], hwc_config[i], i ? t->fd[0] : -1, 0);
         if (t->fd[i] < 0) {
             int e = errno;
             hwc_close_thread(t);
@@ -144,7 +209,16 @@ static int hwc_open_thread(struct hwc_thread *t)
     hwc_method = m;
     memcpy(t->base, now, sizeof now);
     memcpy(t->entry, now, sizeof now);
+    memcpy(t->last, now, sizeof now);
     t->base_ticks = hwc_ticks();
+    t->last_ticks = t->base_ticks;
+    if (hwc_sampling) {
+        int e = hwc_arm(t);
+        if (e) {
+            hwc_close_thread(t);
+            return e;
+        }
+    }
     return 0;
 }
 
@@ -287,6 +361,161 @@ static void hwc_choose_method(struct hwc_thread *t)
     }
 }
 
+/* ---------------------------------------------------------------- sampled mode */
+
+/*
+ * The overflow of a thread's leading event: the counts since the last sample go where the thread
+ * is now (inside MPI: the outermost MPI call on its stack, and that function; else the
+ * application). In the handler: no lock, no allocation; the thread's own block only.
+ */
+static void hwc_on_sample(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)uc;
+    struct hwc_thread *t = hwc_self;
+    if (!t || !t->sampled || !t->n || !hwc_running || si->si_fd != t->leader ||
+        (si->si_code != POLL_IN && si->si_code != POLL_HUP)) {
+        return; /* not this thread's overflow, or after MPI_Finalize started */
+    }
+    int saved = errno;
+    uint64_t buf[1 + HWC_MAX];
+    if (read(t->leader, buf, sizeof(uint64_t) * (size_t)(1 + t->n)) > 0) {
+        uint64_t tk = hwc_ticks();
+        int fn = mps_classify();
+        int id = fn >= 0 && fn < hwc_nmap ? hwc_map[fn] : -1;
+        struct hwc_fstat *f = id >= 0 ? &t->f[id] : NULL;
+        t->samples++;
+        t->in_samples += fn >= 0;
+        uint64_t d = tk - t->last_ticks;
+        t->last_ticks = tk;
+        if (fn >= 0) {
+            t->in_ticks += d;
+        }
+        if (f) {
+            f->ticks += d;
+            f->samples++;
+        }
+        for (int i = 0; i < t->n; i++) {
+            uint64_t e = buf[1 + i] - t->last[i];
+            t->last[i] = buf[1 + i];
+            if (fn >= 0) {
+                t->in[i] += e;
+            }
+            if (f) {
+                f->ev[i] += e;
+            }
+        }
+    }
+    errno = saved;
+}
+
+/* The leading event's period: 1/hz s of task-clock, else its rate over a short busy loop / hz. */
+static uint64_t hwc_choose_period(void)
+{
+    if (hwc_type[0] == PERF_TYPE_SOFTWARE) {
+        return 1000000000ull / (uint64_t)hwc_hz;
+    }
+    int fd = hwc_perf_open(hwc_type[0], hwc_config[0], -1, 0);
+    double rate = 3e9;
+    if (fd >= 0) {
+        uint64_t a[2] = {0, 0}, b[2] = {0, 0};
+        double t0 = 0, t1 = 0;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t0 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+        if (read(fd, a, sizeof a) > 0) {
+            do {
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                t1 = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+            } while (t1 - t0 < 0.002);
+            if (read(fd, b, sizeof b) > 0 && b[1] > a[1]) {
+                rate = (double)(b[1] - a[1]) / (t1 - t0);
+            }
+        }
+        close(fd);
+    }
+    uint64_t p = (uint64_t)(rate / hwc_hz);
+    return p < 10000 ? 10000 : p;
+}
+
+/* The dispatcher's function index -> hwc id, by name. */
+static void hwc_make_map(void)
+{
+    typedef int (*count_fn)(void);
+    typedef const char *(*name_fn)(int);
+    count_fn count = (count_fn)dlsym(RTLD_DEFAULT, "jpmpi_function_count");
+    name_fn name = (name_fn)dlsym(RTLD_DEFAULT, "jpmpi_function_name");
+    int n = count && name ? count() : 0;
+    hwc_nmap = n < (int)(sizeof hwc_map / sizeof hwc_map[0]) ? n : (int)(sizeof hwc_map / sizeof hwc_map[0]);
+    for (int f = 0; f < hwc_nmap; f++) {
+        const char *fname = name(f);
+        hwc_map[f] = -1;
+        for (int id = 0; fname && id < HWC_NFUNC; id++) {
+            if (strcmp(fname, hwc_names[id]) == 0) {
+                hwc_map[f] = (int16_t)id;
+                break;
+            }
+        }
+    }
+}
+
+/* JPMPI_HWC_MODE against the measured cost of a call's two reads; 1 for sampled. */
+static int hwc_want_sampled(void)
+{
+    const char *mode = getenv(JPMPI_SETTING_HWC_MODE);
+    double best = hwc_read_ns[HWC_READ];
+    if (hwc_read_ns[HWC_RDPMC] >= 0 && hwc_read_ns[HWC_RDPMC] < best) {
+        best = hwc_read_ns[HWC_RDPMC];
+    }
+    if (mode && strcmp(mode, "calls") == 0) {
+        return 0;
+    }
+    if (mode && strcmp(mode, "sampled") == 0) {
+        return 1;
+    }
+    if (mode && *mode && strcmp(mode, "auto") != 0) {
+        hwc_note("jpmpi hwc: %s='%s' is not calls, sampled or auto; using auto\n", JPMPI_SETTING_HWC_MODE, mode);
+    }
+    return 2 * best > HWC_AUTO_NS;
+}
+
+/* Sampled mode for the process: the rate, the classifier, the signal. 0, or -1 with a note (calls mode stays). */
+static int hwc_setup_sampling(void)
+{
+    const char *rate = getenv(JPMPI_SETTING_HWC_SAMPLING);
+    if (rate && *rate) {
+        char *end;
+        long v = strtol(rate, &end, 10);
+        if (*end || v < 1 || v > 10000) {
+            hwc_note("jpmpi hwc: %s='%s' is not a rate from 1 to 10000 per second; using 30\n",
+                     JPMPI_SETTING_HWC_SAMPLING, rate);
+        } else {
+            hwc_hz = (int)v;
+        }
+    }
+    char why[256];
+    if (mps_prepare(why, sizeof why) != 0) {
+        hwc_note("jpmpi hwc: cannot sample (%s); counting per call instead\n", why, "");
+        return -1;
+    }
+    hwc_signal = SIGRTMIN + 4;
+    struct sigaction old;
+    if (sigaction(hwc_signal, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) {
+        snprintf(why, sizeof why, "signal %d (SIGRTMIN+4) has a handler already", hwc_signal);
+        hwc_note("jpmpi hwc: cannot sample (%s); counting per call instead\n", why, "");
+        return -1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = hwc_on_sample;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(hwc_signal, &sa, NULL);
+    hwc_make_map();
+    hwc_period = hwc_choose_period();
+    return 0;
+}
+
 /* MPI_Init*: the events, the main thread's counters, the read method. Never fails the job. */
 static void hwc_start(void)
 {
@@ -328,6 +557,25 @@ static void hwc_start(void)
     }
     hwc_hardware = hwc_any_hardware();
     hwc_choose_method(t);
+    if (hwc_want_sampled() && hwc_setup_sampling() == 0) {
+        /* The same events again, the leader now overflowing with a signal to this thread. */
+        hwc_close_thread(t);
+        hwc_sampling = 1;
+        hwc_method = HWC_READ;
+        err = hwc_open_thread(t);
+        if (err) {
+            hwc_note("jpmpi hwc: cannot sample (%s); counting per call instead\n", strerror(err), "");
+            hwc_sampling = 0;
+            t->sampled = 0;
+            err = hwc_open_thread(t);
+            if (err) {
+                free(t);
+                hwc_nev = 0;
+                return;
+            }
+            hwc_choose_method(t);
+        }
+    }
     t->next = hwc_threads;
     hwc_threads = t;
     hwc_self = t;
@@ -349,6 +597,7 @@ struct hwc_thread *hwc_thread_new(void)
     }
     if (hwc_open_thread(t) != 0) {
         t->n = 0; /* this thread is not counted; its calls cost the depth check only */
+        t->sampled = hwc_sampling;
     }
     struct hwc_thread *head;
     do {
@@ -368,6 +617,17 @@ static void hwc_current(struct hwc_thread *t, uint64_t *total, uint64_t *in, uin
     hwc_read(t, now);
     hwc_method = m;
     uint64_t tk = hwc_ticks();
+    if (t->sampled) {
+        /* Since the last sample: split as the samples were (the best estimate without a sample). */
+        double share = t->samples ? (double)t->in_samples / (double)t->samples : 0;
+        for (int i = 0; i < t->n; i++) {
+            total[i] = now[i] - t->base[i];
+            in[i] = t->in[i] + (uint64_t)(share * (double)(now[i] - t->last[i]) + 0.5);
+        }
+        *ticks = tk - t->base_ticks;
+        *in_ticks = t->in_ticks + (uint64_t)(share * (double)(tk - t->last_ticks) + 0.5);
+        return;
+    }
     int busy = t->depth > 0;
     for (int i = 0; i < t->n; i++) {
         total[i] = now[i] - t->base[i];
@@ -380,7 +640,12 @@ static void hwc_current(struct hwc_thread *t, uint64_t *total, uint64_t *in, uin
 /* MPI_Finalize: every thread's figures become final and nothing is read any more. */
 static void hwc_freeze(void)
 {
-    hwc_running = 0;
+    hwc_running = 0; /* the overflow handler does nothing from here on */
+    for (struct hwc_thread *t = hwc_threads; t; t = t->next) {
+        if (t->n && t->sampled) {
+            ioctl(t->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+        }
+    }
     for (struct hwc_thread *t = hwc_threads; t; t = t->next) {
         if (t->n) {
             hwc_current(t, t->fin, t->fin_in, &t->fin_ticks, &t->fin_in_ticks);
@@ -500,6 +765,33 @@ HWC_EXPORT const char *jpmpi_hwc_function(int id, unsigned long long *calls, dou
     return hwc_names[id];
 }
 
+/*
+ * "sampled" or "calls"; sampled: the samples taken (all threads), those inside MPI, and the
+ * samples per second of the leading event's time (0 in calls mode).
+ */
+HWC_EXPORT const char *jpmpi_hwc_mode(unsigned long long *samples, unsigned long long *in_mpi, double *rate)
+{
+    uint64_t n = 0, in = 0;
+    for (struct hwc_thread *t = hwc_threads; t; t = t->next) {
+        n += t->samples;
+        in += t->in_samples;
+    }
+    *samples = n;
+    *in_mpi = in;
+    *rate = hwc_sampling ? hwc_hz : 0;
+    return hwc_sampling ? "sampled" : "calls";
+}
+
+/* Function id's samples summed over threads (sampled mode; 0 in calls mode). */
+HWC_EXPORT unsigned long long jpmpi_hwc_function_samples(int id)
+{
+    uint64_t n = 0;
+    for (struct hwc_thread *t = hwc_threads; id >= 0 && id < HWC_NFUNC && t; t = t->next) {
+        n += t->f[id].samples;
+    }
+    return n;
+}
+
 /* How the counters are read ("rdpmc" or "read") and what one read of all of them cost at MPI_Init (ns; -1: not measured). */
 HWC_EXPORT const char *jpmpi_hwc_method(double *rdpmc_ns, double *read_ns)
 {
@@ -521,9 +813,22 @@ static void hwc_started(int rc)
     }
 }
 
+/*
+ * The tool's own work on the program's thread runs with the floating-point flags held: the
+ * program sees its flags as they were (the measurements and the sampled split use doubles, which
+ * raise FE_INEXACT).
+ */
+static void hwc_start_quietly(void)
+{
+    fenv_t app;
+    feholdexcept(&app);
+    hwc_start();
+    fesetenv(&app);
+}
+
 HWC_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    hwc_start();
+    hwc_start_quietly();
     hwc_frame f = hwc_enter();
     int rc = PMPI_Init(argc, argv);
     hwc_exit(f, HWC_F_MPI_Init);
@@ -533,7 +838,7 @@ HWC_EXPORT int MPI_Init(int *argc, char ***argv)
 
 HWC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    hwc_start();
+    hwc_start_quietly();
     hwc_frame f = hwc_enter();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     hwc_exit(f, HWC_F_MPI_Init_thread);
@@ -550,7 +855,13 @@ static void hwc_report_line(void)
         return;
     }
     char line[1024];
-    int used = snprintf(line, sizeof line, "jpmpi hwc (pid %d):", (int)getpid());
+    unsigned long long samples, in_samples;
+    double rate;
+    const char *mode = jpmpi_hwc_mode(&samples, &in_samples, &rate);
+    int used = snprintf(line, sizeof line, "jpmpi hwc (pid %d): %s", (int)getpid(), mode);
+    if (hwc_sampling) {
+        used += snprintf(line + used, sizeof line - (size_t)used, " (%llu samples, %llu in MPI)", samples, in_samples);
+    }
     for (int i = 0; i < n && used < (int)sizeof line; i++) {
         used += snprintf(line + used, sizeof line - (size_t)used, " %s app=%llu mpi=%llu", hwc_event_names[i],
                          (unsigned long long)(t[i] - in[i]), (unsigned long long)in[i]);
@@ -561,11 +872,16 @@ static void hwc_report_line(void)
 HWC_EXPORT int MPI_Finalize(void)
 {
     hwc_frame f = hwc_enter();
+    fenv_t app;
+    feholdexcept(&app);
     hwc_freeze();
+    fesetenv(&app);
     int rc = PMPI_Finalize();
     hwc_exit(f, HWC_F_MPI_Finalize);
     if (!hwc_read_by_level) {
+        feholdexcept(&app);
         hwc_report_line();
+        fesetenv(&app);
     }
     for (struct hwc_thread *t = hwc_threads; t; t = t->next) {
         hwc_close_thread(t);

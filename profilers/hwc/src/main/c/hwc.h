@@ -6,6 +6,11 @@
  * outermost MPI call of a thread reads every counter on entry and on exit and adds the difference
  * to the thread's in-MPI sums and to the function's; calls made inside it (depth > 0) read nothing,
  * so nothing is counted twice. Everything is per thread: no atomics, no locks on the hot path.
+ *
+ * Sampled mode (JPMPI_HWC_MODE, hwc.c): a thread's first MPI call opens its counters running free,
+ * the leading event overflowing every N events with a signal to that thread; the handler splits
+ * the counts since the last overflow by where the thread is (mpisample.h's stack classifier).
+ * Every later call costs the wrapper's two branches only.
  */
 #ifndef JPMPI_HWC_H
 #define JPMPI_HWC_H
@@ -25,9 +30,9 @@
 /* How a thread reads its counters (chosen once per process, see hwc_choose_method). */
 enum hwc_method { HWC_RDPMC = 0, HWC_READ = 1 };
 
-/* One function's in-MPI figures in one thread. */
+/* One function's in-MPI figures in one thread (sampled: samples instead of calls). */
 struct hwc_fstat {
-    uint64_t calls, ticks, ev[HWC_MAX];
+    uint64_t calls, ticks, ev[HWC_MAX], samples;
 };
 
 struct hwc_thread {
@@ -43,6 +48,10 @@ struct hwc_thread {
     uint64_t base_ticks;
     uint64_t fin[HWC_MAX], fin_in[HWC_MAX], fin_ticks, fin_in_ticks; /* frozen at MPI_Finalize */
     int frozen;
+    int sampled;                /* sampled mode: the counters run free, the overflow handler splits them */
+    uint64_t last[HWC_MAX];     /* sampled: the counters at the last sample */
+    uint64_t last_ticks;
+    uint64_t samples, in_samples;
     int fd[HWC_MAX];
     struct perf_event_mmap_page *page[HWC_MAX];
     struct hwc_fstat f[HWC_NFUNC];
@@ -156,6 +165,9 @@ static inline __attribute__((always_inline)) hwc_frame hwc_enter(void)
         if (!t) {
             return 0;
         }
+    }
+    if (t->sampled) {
+        return 0; /* sampled mode: nothing per call (the thread's first call registered it) */
     }
     if (t->depth++ == 0 && t->n) {
         hwc_read(t, t->entry);

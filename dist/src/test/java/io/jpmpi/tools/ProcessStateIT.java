@@ -82,6 +82,11 @@ class ProcessStateIT {
                     "default flags=0x0", "handler:libjpmpi-accounting\\.so flags=0x\\p{XDigit}+",
                     "accounting samples the thread in MPI_Init..MPI_Finalize with SIGPROF (given back at"
                             + " MPI_Finalize)"),
+            Allowed.of(Set.of("hwc"), "(init|p2p|collective|nonblocking|pcontrol|finalize|finalized) signal 38",
+                    "default flags=0x0", "handler:libjpmpi-hwc\\.so flags=0x\\p{XDigit}+",
+                    "hwc's sampled mode (the default where counter reads are dear) takes SIGRTMIN+4 for its counters'"
+                            + " overflows from MPI_Init on, and keeps the handler, which then ignores it, after"
+                            + " MPI_Finalize: an overflow still queued for a thread must not end the process"),
             Allowed.of(Set.of("profile"), "(init|p2p|collective|nonblocking|pcontrol|finalize|finalized) signal "
                     + "(1|2|4|6|7|8|11|15)", ".*", "handler:libjpmpi-profile\\.so flags=0x\\p{XDigit}+",
                     "the profile recorder writes the rank's dump on a crash, SIGTERM, SIGINT or SIGHUP, then calls"

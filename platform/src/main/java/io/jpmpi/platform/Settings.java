@@ -127,6 +127,13 @@ public final class Settings {
         s.add(new Setting("HWC", "READ", Reader.TOOLS, "auto (the faster, measured at MPI_Init)",
                 "How the hwc tool reads its counters: rdpmc (user space, perf mmap page), read (one read(2)"
                         + " of the event group) or auto.", null));
+        s.add(new Setting("HWC", "MODE", Reader.TOOLS, "auto (sampled where a call's two reads cost over 200 ns)",
+                "How the hwc tool splits its counters: calls (read on entry and exit of every MPI call), sampled"
+                        + " (counters run free; an overflow every N events of the first event splits them by the"
+                        + " stack: nothing per call) or auto.", null));
+        s.add(new Setting("HWC", "SAMPLING", Reader.TOOLS, "30",
+                "Sampled mode: overflows per second of the first event (task-clock: per second of the thread's"
+                        + " CPU time; a hardware event: its rate measured at MPI_Init), 1 to 10000.", null));
         s.add(new Setting("ACCOUNTING", "FILE", Reader.TOOLS, "no record (a one-line notice)",
                 "Where the accounting tool appends one line per job at MPI_Finalize: a file (created if need be),"
                         + " syslog for the system log, or unix:SOCKET for a site's collector (jpmpi accounting"

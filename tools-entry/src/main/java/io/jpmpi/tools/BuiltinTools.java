@@ -47,7 +47,8 @@ public final class BuiltinTools {
                     BUILD),
             new Tool("hwc",
                     "hardware counters split inside vs outside MPI per rank (instructions, cycles, FP operations;"
-                            + " software events without a PMU); hwc.json and hwc.txt in the output directory",
+                            + " software events without a PMU), read around every call or sampled where reads are"
+                            + " dear (JPMPI_HWC_MODE); hwc.json and hwc.txt in the output directory",
                     List.of(new Part(EntryList.Kind.C_TOOL, Layout::hwcLevel),
                             new Part(EntryList.Kind.JAVA_LEVEL, (layout, impl) -> layout.hwcJar())),
                     BUILD),

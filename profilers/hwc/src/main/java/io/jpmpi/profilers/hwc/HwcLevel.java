@@ -73,15 +73,16 @@ public final class HwcLevel extends Interceptor {
         MemorySegment all = arena.allocate(8L * RankCounts.SIZE * size, 8);
         check(mpi.MPI_Gather(in.address(), RankCounts.SIZE, Constants.MPI_LONG_LONG, all.address(), RankCounts.SIZE,
                 Constants.MPI_LONG_LONG, 0, comm), "MPI_Gather");
-        // Functions: the same list on every rank (one library); calls, ns, events[MAX] each, summed.
+        // Functions: the same list on every rank (one library); calls, ns, samples, events[MAX] each, summed.
         int nf = (int) bcast(arena, mpi, comm, functions.size());
-        int width = 2 + HwcLibrary.MAX_EVENTS;
+        int width = 3 + HwcLibrary.MAX_EVENTS;
         long[] f = new long[nf * width];
         for (int i = 0; i < nf && functions.size() == nf; i++) {
             HwcLibrary.FunctionCounts c = functions.get(i);
             f[i * width] = c.calls();
             f[i * width + 1] = Math.round(c.seconds() * 1e9);
-            System.arraycopy(c.events(), 0, f, i * width + 2, c.events().length);
+            f[i * width + 2] = c.samples();
+            System.arraycopy(c.events(), 0, f, i * width + 3, c.events().length);
         }
         MemorySegment fin = longs(arena, f);
         MemorySegment fout = arena.allocate(8L * Math.max(f.length, 1), 8);
@@ -103,11 +104,11 @@ public final class HwcLevel extends Interceptor {
         List<HwcLibrary.FunctionCounts> summed = new ArrayList<>();
         for (int i = 0; i < nf; i++) {
             long[] ev = new long[nev];
-            System.arraycopy(sums, i * width + 2, ev, 0, nev);
+            System.arraycopy(sums, i * width + 3, ev, 0, nev);
             summed.add(new HwcLibrary.FunctionCounts(functions.get(i).name(), sums[i * width], sums[i * width + 1] / 1e9,
-                    ev));
+                    ev, sums[i * width + 2]));
         }
-        HwcReport report = new HwcReport(ranks, summed, lib.method());
+        HwcReport report = new HwcReport(ranks, summed, lib.method(), lib.mode());
         Path dir = outputDir();
         try {
             OwnDirectory.make(dir);

@@ -32,6 +32,8 @@ final class HwcLibrary {
     private final MethodHandle seconds;
     private final MethodHandle function;
     private final MethodHandle method;
+    private final MethodHandle mode;
+    private final MethodHandle functionSamples;
 
     private HwcLibrary(Path path) {
         SymbolLookup lib = CLevels.open(path);
@@ -41,6 +43,9 @@ final class HwcLibrary {
         this.function = CLevels.handle(lib, path, "jpmpi_hwc_function",
                 FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         this.method = CLevels.handle(lib, path, "jpmpi_hwc_method", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+        this.mode = CLevels.handle(lib, path, "jpmpi_hwc_mode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+        this.functionSamples = CLevels.handle(lib, path, "jpmpi_hwc_function_samples",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
     }
 
     /** The C level among the dispatcher's levels, if the entry list has it. */
@@ -62,8 +67,10 @@ final class HwcLibrary {
             for (int i = 0; i < n; i++) {
                 events[i] = names.getString((long) NAME * i);
             }
+            Mode m = mode();
             return new RankCounts(rank, threads, hw.get(JAVA_INT, 0) != 0, s.getAtIndex(JAVA_DOUBLE, 0),
-                    s.getAtIndex(JAVA_DOUBLE, 1), List.of(events), slice(total, n), slice(in, n));
+                    s.getAtIndex(JAVA_DOUBLE, 1), List.of(events), slice(total, n), slice(in, n), m.samples(),
+                    m.mpiSamples());
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -87,8 +94,9 @@ final class HwcLibrary {
                 if (name.address() == 0) {
                     return all;
                 }
+                long samples = (long) functionSamples.invokeExact(id);
                 all.add(new FunctionCounts(name.reinterpret(256).getString(0), calls.get(JAVA_LONG, 0),
-                        sec.get(JAVA_DOUBLE, 0), slice(ev, nev)));
+                        sec.get(JAVA_DOUBLE, 0), slice(ev, nev), samples));
             }
         } catch (RuntimeException | Error e) {
             throw e;
@@ -111,9 +119,31 @@ final class HwcLibrary {
         }
     }
 
+    /** How the counts were split: "calls" or "sampled", this rank's samples and the rate (overflows per second). */
+    Mode mode() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocate(JAVA_LONG, 2);
+            MemorySegment rate = arena.allocate(JAVA_DOUBLE);
+            MemorySegment name = (MemorySegment) mode.invokeExact(n, n.asSlice(8), rate);
+            return new Mode(name.reinterpret(64).getString(0), n.getAtIndex(JAVA_LONG, 0), n.getAtIndex(JAVA_LONG, 1),
+                    rate.get(JAVA_DOUBLE, 0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     record ReadMethod(String name, double rdpmcNs, double readNs) {
     }
 
-    record FunctionCounts(String name, long calls, double seconds, long[] events) {
+    record Mode(String name, long samples, long mpiSamples, double rate) {
+        boolean sampled() {
+            return name.equals("sampled");
+        }
+    }
+
+    /** One function's in-MPI figures: calls (calls mode) or samples (sampled mode). */
+    record FunctionCounts(String name, long calls, double seconds, long[] events, long samples) {
     }
 }

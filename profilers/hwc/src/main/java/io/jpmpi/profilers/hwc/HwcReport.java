@@ -28,13 +28,16 @@ final class HwcReport {
     private final RankCounts all;
     private final List<HwcLibrary.FunctionCounts> functions;
     private final HwcLibrary.ReadMethod method;
+    private final HwcLibrary.Mode mode;
 
-    HwcReport(List<RankCounts> ranks, List<HwcLibrary.FunctionCounts> functions, HwcLibrary.ReadMethod method) {
+    HwcReport(List<RankCounts> ranks, List<HwcLibrary.FunctionCounts> functions, HwcLibrary.ReadMethod method,
+              HwcLibrary.Mode mode) {
         this.ranks = List.copyOf(ranks);
         this.all = RankCounts.sum(ranks);
-        this.functions = functions.stream().filter(f -> f.calls() > 0)
+        this.functions = functions.stream().filter(f -> f.calls() > 0 || f.samples() > 0)
                 .sorted(Comparator.comparingDouble(this::weight).reversed()).toList();
         this.method = method;
+        this.mode = mode;
     }
 
     /** Functions rank by in-MPI cycles, else by in-MPI time. */
@@ -74,6 +77,10 @@ final class HwcReport {
             g.writeStartObject();
             g.writeStringField("tool", "hwc");
             g.writeBooleanField("hardware", all.hardware());
+            g.writeStringField("mode", mode.name());
+            if (mode.sampled()) {
+                g.writeNumberField("sampling_per_s", mode.rate());
+            }
             g.writeStringField("read", method.name());
             number(g, "rdpmc_ns", method.rdpmcNs());
             number(g, "read_ns", method.readNs());
@@ -99,6 +106,9 @@ final class HwcReport {
                 g.writeStartObject();
                 g.writeStringField("name", f.name());
                 g.writeNumberField("calls", f.calls());
+                if (mode.sampled()) {
+                    g.writeNumberField("samples", f.samples());
+                }
                 g.writeNumberField("seconds", f.seconds());
                 g.writeObjectFieldStart("events");
                 for (int i = 0; i < f.events().length; i++) {
@@ -124,7 +134,38 @@ final class HwcReport {
         }
     }
 
-    private static void counts(JsonGenerator g, RankCounts r) throws IOException {
+    /**
+     * The statistical error of a sampled split: the samples, those in MPI, the 95 % half-width of
+     * an MPI share in points and, per figure of the MPI part, its 95 % interval (the part of each
+     * total is a share estimated from the same samples).
+     */
+    private void error(JsonGenerator g, RankCounts r) throws IOException {
+        if (!mode.sampled()) {
+            return;
+        }
+        g.writeNumberField("samples", r.samples());
+        g.writeNumberField("mpi_samples", r.mpiSamples());
+        double h = r.ci95Points();
+        number(g, "ci95_points", h);
+        g.writeObjectFieldStart("mpi_ci95");
+        if (!Double.isNaN(h)) {
+            interval(g, "mpi_percent", mpiPercent(r), h);
+            interval(g, "seconds", r.mpiSeconds(), r.seconds() * h / 100);
+            for (int i = 0; i < r.events().size(); i++) {
+                interval(g, r.events().get(i), r.inMpi()[i], r.total()[i] * h / 100);
+            }
+        }
+        g.writeEndObject();
+    }
+
+    private static void interval(JsonGenerator g, String name, double v, double h) throws IOException {
+        g.writeArrayFieldStart(name);
+        g.writeNumber(Math.max(0, v - h));
+        g.writeNumber(v + h);
+        g.writeEndArray();
+    }
+
+    private void counts(JsonGenerator g, RankCounts r) throws IOException {
         g.writeStartObject();
         if (r.rank() >= 0) {
             g.writeNumberField("rank", r.rank());
@@ -142,6 +183,7 @@ final class HwcReport {
             g.writeEndObject();
         }
         number(g, "mpi_percent", mpiPercent(r));
+        error(g, r);
         g.writeEndObject();
     }
 
@@ -150,6 +192,13 @@ final class HwcReport {
         b.append(String.format(Locale.ROOT, "jpmpi hwc: %d ranks, %s counters (%s), read with %s%n", ranks.size(),
                 all.hardware() ? "hardware" : "software (no usable PMU)", String.join(", ", all.events()),
                 describe(method)));
+        if (mode.sampled()) {
+            b.append(String.format(Locale.ROOT, "split by sampling (%s overflows per second of the leading event): %d"
+                    + " samples, %d inside MPI; each MPI share +- its 95 %% interval (+- %s points over all ranks)%n",
+                    fixed(mode.rate(), 0), all.samples(), all.mpiSamples(), fixed(all.ci95Points(), 1)));
+        } else {
+            b.append(String.format(Locale.ROOT, "split by reading the counters on entry and exit of every MPI call%n"));
+        }
         b.append(String.format(Locale.ROOT, "%-6s | %-38s | %-38s | %s%n", "", "application", "inside MPI", ""));
         String cols = String.format(Locale.ROOT, "%9s %10s %5s %10s %9s", "seconds", "instr", "IPC", "Ginstr/s",
                 "GFLOP/s");
@@ -166,8 +215,8 @@ final class HwcReport {
                 for (int i = 0; i < f.events().length; i++) {
                     ev.append(String.format(Locale.ROOT, "  %s %s", all.events().get(i), human(f.events()[i])));
                 }
-                b.append(String.format(Locale.ROOT, "  %-28s %10d calls %10.6f s%s%n", f.name(), f.calls(),
-                        f.seconds(), ev));
+                b.append(String.format(Locale.ROOT, "  %-28s %10d %s %10.6f s%s%n", f.name(),
+                        mode.sampled() ? f.samples() : f.calls(), mode.sampled() ? "samples" : "calls  ", f.seconds(), ev));
             }
         }
         return b.toString();
@@ -180,8 +229,11 @@ final class HwcReport {
                     human(part(r, INSTRUCTIONS, mpi)), fixed(ipc(r, mpi), 2),
                     fixed(perSecond(r, INSTRUCTIONS, mpi) / 1e9, 3), fixed(perSecond(r, FP, mpi) / 1e9, 3)));
         }
-        return String.format(Locale.ROOT, "%-6s | %s | %s | %s%n", name, parts.get(0), parts.get(1),
-                fixed(mpiPercent(r), 1));
+        String share = fixed(mpiPercent(r), 1);
+        if (mode.sampled()) {
+            share += " +- " + fixed(r.ci95Points(), 1);
+        }
+        return String.format(Locale.ROOT, "%-6s | %s | %s | %s%n", name, parts.get(0), parts.get(1), share);
     }
 
     private static String describe(HwcLibrary.ReadMethod m) {
@@ -214,9 +266,11 @@ final class HwcReport {
 
     /** The one-line summary rank 0 prints. */
     String summary() {
-        return String.format(Locale.ROOT, "hwc: %d ranks, application %s instr (IPC %s), MPI %s instr (IPC %s), MPI %s%% of %s",
-                ranks.size(), human(part(all, INSTRUCTIONS, false)), fixed(ipc(all, false), 2),
-                human(part(all, INSTRUCTIONS, true)), fixed(ipc(all, true), 2), fixed(mpiPercent(all), 1),
-                all.index(CYCLES) >= 0 ? "cycles" : all.index(TASK_CLOCK) >= 0 ? "task-clock" : "time");
+        String share = fixed(mpiPercent(all), 1) + (mode.sampled() ? " +- " + fixed(all.ci95Points(), 1) : "");
+        return String.format(Locale.ROOT, "hwc: %d ranks, application %s instr (IPC %s), MPI %s instr (IPC %s), MPI %s%% of %s"
+                + " (%s)", ranks.size(), human(part(all, INSTRUCTIONS, false)), fixed(ipc(all, false), 2),
+                human(part(all, INSTRUCTIONS, true)), fixed(ipc(all, true), 2), share,
+                all.index(CYCLES) >= 0 ? "cycles" : all.index(TASK_CLOCK) >= 0 ? "task-clock" : "time",
+                mode.sampled() ? "sampled, " + all.samples() + " samples" : "every call");
     }
 }

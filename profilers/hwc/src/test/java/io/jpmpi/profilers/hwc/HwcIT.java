@@ -60,11 +60,17 @@ class HwcIT {
     }
 
     static Result run(Impl impl, Map<String, String> env, List<String> entry) {
+        return loop(impl, env, entry, ITERS, N, false);
+    }
+
+    /** hwcloop iters n [times] under the tool. */
+    static Result loop(Impl impl, Map<String, String> env, List<String> entry, int iters, long n, boolean times) {
         MpiRun run = MpiRun.on(impl).ranks(RANKS).env("JPMPI_OUTPUT_DIR", OUT)
                 .levels(MpiRun.entry(entry.toArray(String[]::new))).java();
         env.forEach(run::env);
-        Result r = run.run("hwcloop", Integer.toString(ITERS), Long.toString(N)).assertSuccess();
-        assertEquals(1, r.countOut("hwcloop ranks=" + RANKS + " iters=" + ITERS + " n=" + N + " ok"), r::describe);
+        Result r = (times ? run.run("hwcloop", Integer.toString(iters), Long.toString(n), "times")
+                : run.run("hwcloop", Integer.toString(iters), Long.toString(n))).assertSuccess();
+        assertEquals(1, r.countOut("hwcloop ranks=" + RANKS + " iters=" + iters + " n=" + n + " ok"), r::describe);
         return r;
     }
 
@@ -102,7 +108,7 @@ class HwcIT {
     @ParameterizedTest(name = "{0} read={1}")
     @MethodSource("pmuCases")
     void applicationInstructionsMatchTheLoop(Impl impl, String method) {
-        Result r = run(impl, Map.of("JPMPI_HWC_READ", method));
+        Result r = run(impl, Map.of("JPMPI_HWC_READ", method, "JPMPI_HWC_MODE", "calls"));
         String json = json(r);
         String notice = r.err().stream().filter(l -> l.startsWith("jpmpi hwc: no usable")).findFirst()
                 .orElse("the tool reported software counters");
@@ -126,9 +132,10 @@ class HwcIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void softwareEventsWhenAsked(Impl impl) {
-        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "software"));
+        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "software", "JPMPI_HWC_MODE", "calls"));
         String json = json(r);
         assertTrue(json.contains("\"hardware\":false"), () -> json);
+        assertTrue(json.contains("\"mode\":\"calls\""), () -> json);
         assertTrue(json.contains("\"events\":[\"task-clock\",\"context-switches\",\"page-faults\"]"), () -> json);
         assertFalse(r.err().stream().anyMatch(l -> l.startsWith("jpmpi hwc: no usable")), r::describe);
         for (int rank = 0; rank < RANKS; rank++) {
@@ -171,5 +178,134 @@ class HwcIT {
         assertTrue(report.endsWith("\n" + hwcText), () -> "report.txt does not end with hwc.txt:\n" + report);
         assertTrue(html.contains("<h2>Hardware counters inside and outside MPI</h2>\n<pre>jpmpi hwc: " + RANKS
                 + " ranks, software"), () -> html);
+    }
+
+    private static final Pattern OWN = Pattern.compile("hwcloop rank (\\d+) app_s=([0-9.]+) mpi_s=([0-9.]+)");
+
+    /** The number `name` of rank `rank`'s line (top level of the rank object, after its parts). */
+    static double rankField(String json, int rank, String name) {
+        String line = json.lines().filter(l -> l.contains("{\"rank\":" + rank + ",")).findFirst()
+                .orElseThrow(() -> new AssertionError("no rank " + rank + " in\n" + json));
+        Matcher m = Pattern.compile("\"" + name + "\":(-?[0-9.]+(?:[Ee][+-]?[0-9]+)?)").matcher(line);
+        assertTrue(m.find(), () -> "no " + name + " in " + line);
+        return Double.parseDouble(m.group(1));
+    }
+
+    /**
+     * Sampled mode with software events (task-clock overflows): every rank's application task-clock
+     * within 5 % of the CPU time hwcloop measured in its own loop (CLOCK_THREAD_CPUTIME_ID), at 5000
+     * samples per second of CPU time; the report says the mode, the samples and the interval.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void sampledSoftwareSplitMatchesTheProgramsOwnTiming(Impl impl) {
+        Result r = loop(impl, Map.of("JPMPI_HWC_EVENTS", "software", "JPMPI_HWC_MODE", "sampled",
+                "JPMPI_HWC_SAMPLING", "5000"), hwc(impl), 20, 6_000_000, true);
+        String json = json(r);
+        assertTrue(json.contains("\"mode\":\"sampled\",\"sampling_per_s\":5000"), () -> json);
+        Map<Integer, Double> own = new HashMap<>();
+        for (String l : r.out()) {
+            Matcher m = OWN.matcher(l);
+            if (m.matches()) {
+                own.put(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)));
+            }
+        }
+        assertEquals(RANKS, own.size(), r::describe);
+        for (int rank = 0; rank < RANKS; rank++) {
+            Map<String, Double> app = part(json, rank, "app");
+            near(own.get(rank) * 1e9, app.get("task-clock"), "rank " + rank + " sampled application task-clock", r);
+            assertTrue(rankField(json, rank, "samples") >= 1000, () -> json);
+            assertTrue(rankField(json, rank, "mpi_samples") > 0, () -> json);
+            assertTrue(rankField(json, rank, "ci95_points") > 0, () -> json);
+        }
+        assertTrue(json.contains("\"mpi_ci95\":{\"mpi_percent\":["), () -> json);
+        assertTrue(json.contains("\"samples\":") && json.contains("{\"name\":\"MPI_Allreduce\",\"calls\":0,\"samples\":"),
+                () -> json);
+        String text = r.runDir().resolve(OUT).resolve(HwcLevel.TEXT).toFile().exists() ? readText(r) : "";
+        assertTrue(text.contains("split by sampling (5000 overflows per second"), text);
+    }
+
+    private static String readText(Result r) {
+        try {
+            return Files.readString(r.runDir().resolve(OUT).resolve(HwcLevel.TEXT));
+        } catch (IOException e) {
+            return fail(e);
+        }
+    }
+
+    /** Sampled mode with a PMU: application instructions within 5 % of the loop's (skipped without a usable PMU). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void sampledHardwareSplitMatchesTheLoop(Impl impl) {
+        Result r = loop(impl, Map.of("JPMPI_HWC_MODE", "sampled", "JPMPI_HWC_SAMPLING", "2000"), hwc(impl), 20,
+                4_000_000, false);
+        String json = json(r);
+        Assumptions.assumeTrue(json.contains("\"hardware\":true"), "no usable PMU on this machine");
+        assertTrue(json.contains("\"mode\":\"sampled\""), () -> json);
+        for (int rank = 0; rank < RANKS; rank++) {
+            near(10.0 * 20 * 4_000_000, part(json, rank, "app").get("instructions"),
+                    "rank " + rank + " sampled application instructions", r);
+        }
+    }
+
+    /** auto: sampled exactly when a call's two reads (the cheaper way, measured at MPI_Init) cost over 200 ns. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void autoChoosesByTheMeasuredReadCost(Impl impl) {
+        String json = json(run(impl, Map.of()));
+        Matcher read = Pattern.compile("\"read_ns\":([0-9.Ee+-]+)").matcher(json);
+        assertTrue(read.find(), () -> json);
+        double best = Double.parseDouble(read.group(1));
+        Matcher rdpmc = Pattern.compile("\"rdpmc_ns\":([0-9.Ee+-]+)").matcher(json);
+        if (rdpmc.find()) {
+            best = Math.min(best, Double.parseDouble(rdpmc.group(1)));
+        }
+        String expected = 2 * best > 200 ? "sampled" : "calls";
+        assertTrue(json.contains("\"mode\":\"" + expected + "\""), () -> "read cost " + json);
+    }
+
+    /** Sampled, the hardware events asked for where there are none: the software set, one notice, still sampled. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void sampledFallbackIsOneNotice(Impl impl) {
+        Result r = run(impl, Map.of("JPMPI_HWC_EVENTS", "no-such-event", "JPMPI_HWC_MODE", "sampled"));
+        String json = json(r);
+        assertTrue(json.contains("\"mode\":\"sampled\""), () -> json);
+        assertTrue(json.contains("\"events\":[\"task-clock\",\"context-switches\",\"page-faults\"]"), () -> json);
+        assertEquals(1, r.err().stream().filter(l -> l.startsWith("jpmpi hwc: no usable hardware counters")).count(),
+                r::describe);
+    }
+
+    static Stream<Arguments> threadCases() {
+        return MpiRun.implementations().flatMap(i -> Stream.of("calls", "sampled").map(m -> Arguments.of(i, m)));
+    }
+
+    /**
+     * MPI_THREAD_MULTIPLE: hwcthreads' second thread is the only caller of MPI_Allgather; both
+     * threads of every rank are counted, and MPI_Allgather has its calls (calls mode) or samples
+     * (sampled mode).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("threadCases")
+    void theSecondThreadsCallsAreAttributed(Impl impl, String mode) {
+        int rounds = 300;
+        MpiRun run = MpiRun.on(impl).ranks(RANKS).env("JPMPI_OUTPUT_DIR", OUT)
+                .levels(MpiRun.entry(hwc(impl).toArray(String[]::new))).java().env("JPMPI_HWC_EVENTS", "software")
+                .env("JPMPI_HWC_MODE", mode).env("JPMPI_HWC_SAMPLING", "2000");
+        Result r = run.run("hwcthreads", Integer.toString(rounds)).assertSuccess();
+        assertEquals(1, r.countOut("hwcthreads ranks=" + RANKS + " rounds=" + rounds + " ok"), r::describe);
+        String json = json(r);
+        assertTrue(json.contains("\"mode\":\"" + mode + "\""), () -> json);
+        for (int rank = 0; rank < RANKS; rank++) {
+            assertEquals(2, (int) rankField(json, rank, "threads"), json);
+        }
+        Matcher m = Pattern.compile("\\{\"name\":\"MPI_Allgather\",\"calls\":(\\d+)(?:,\"samples\":(\\d+))?")
+                .matcher(json);
+        assertTrue(m.find(), () -> "MPI_Allgather is not in\n" + json);
+        if (mode.equals("calls")) {
+            assertEquals(RANKS * rounds, Long.parseLong(m.group(1)), json);
+        } else {
+            assertTrue(Long.parseLong(m.group(2)) > 0, json);
+        }
     }
 }
