@@ -108,6 +108,7 @@ public final class SpecTool {
     }
 
     MpiSpec generate(List<Toolchain> toolchains) throws IOException {
+        scans.clear();
         for (Toolchain t : toolchains) {
             scans.add(scan(t));
         }
