@@ -2,22 +2,13 @@ package io.jpmpi.specs;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * C type text as the spec stores it: an abstract declarator (the parameter name removed) with
  * one canonical spelling, e.g. {@code const void *}, {@code char **[]}, {@code int [][3]}.
  */
 public final class CTypes {
-    private static final Set<String> TYPE_WORDS = Set.of("int", "char", "void", "double", "float", "long", "short",
-            "unsigned", "signed", "const", "volatile", "restrict", "struct", "enum", "union", "_Bool");
-
     private CTypes() {
-    }
-
-    /** True if {@code word} is a C keyword that can only be part of a type, never a parameter name. */
-    public static boolean isTypeWord(String word) {
-        return TYPE_WORDS.contains(word);
     }
 
     /**

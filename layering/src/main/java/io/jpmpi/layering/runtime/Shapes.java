@@ -8,6 +8,7 @@ import io.jpmpi.layering.generated.MpiFunctions;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.lang.invoke.MethodType;
+import java.util.function.ToIntFunction;
 
 /**
  * Shapes (see io.jpmpi.bindings.java.Signatures) turned into FFM descriptors for the running MPI
@@ -20,19 +21,27 @@ final class Shapes {
     }
 
     static FunctionDescriptor descriptor(String shape) {
-        MemoryLayout[] args = new MemoryLayout[shape.length() - 1];
-        for (int i = 1; i < shape.length(); i++) {
-            args[i - 1] = layout(shape.charAt(i));
-        }
-        return FunctionDescriptor.of(layout(shape.charAt(0)), args);
+        return descriptor(shape, Abi::handleSize);
     }
 
-    private static MemoryLayout layout(char code) {
+    /**
+     * The descriptor of a shape given the size of each handle type (the running MPI's, from the
+     * dispatcher; JextractDescriptorTest gives jextract's).
+     */
+    static FunctionDescriptor descriptor(String shape, ToIntFunction<String> handleSize) {
+        MemoryLayout[] args = new MemoryLayout[shape.length() - 1];
+        for (int i = 1; i < shape.length(); i++) {
+            args[i - 1] = layout(shape.charAt(i), handleSize);
+        }
+        return FunctionDescriptor.of(layout(shape.charAt(0), handleSize), args);
+    }
+
+    private static MemoryLayout layout(char code, ToIntFunction<String> handleSize) {
         return switch (code) {
             case 'I' -> JAVA_INT;
             case 'J', 'P' -> JAVA_LONG;
             case 'D' -> JAVA_DOUBLE;
-            default -> Abi.handleSize(MpiFunctions.handleType(code)) == 4 ? JAVA_INT : JAVA_LONG;
+            default -> handleSize.applyAsInt(MpiFunctions.handleType(code)) == 4 ? JAVA_INT : JAVA_LONG;
         };
     }
 

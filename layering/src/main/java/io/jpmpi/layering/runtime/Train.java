@@ -27,6 +27,16 @@ import java.util.List;
  */
 @SuppressWarnings("restricted") // FFM is what it trains
 public final class Train {
+    /**
+     * The ABI the training bridge describes: Open MPI's (its id is "openmpi"), whose handle types
+     * are pointers and whose MPI_Status is {sizeof, offsetof MPI_SOURCE, MPI_TAG, MPI_ERROR}
+     * {24, 0, 4, 8}. JextractDescriptorTest checks both against jextract's Open MPI bindings.
+     */
+    static final String HANDLES = "MPI_Comm,MPI_Datatype,MPI_Errhandler,MPI_File,MPI_Group,MPI_Info,MPI_Message,MPI_Op,"
+            + "MPI_Request,MPI_Win";
+    static final long HANDLE_SIZE = 8;
+    static final long[] STATUS = {24, 0, 4, 8};
+
     private static final List<Long> INSTALLED = new ArrayList<>();
     private static long bottomCommRank;
     private static long bottomSend;
@@ -76,19 +86,18 @@ public final class Train {
         for (int i = 0; i < names.size(); i++) {
             slotNames.setAtIndex(ADDRESS, i, arena.allocateFrom(names.get(i)));
         }
-        String[] handles = "MPI_Comm,MPI_Datatype,MPI_Errhandler,MPI_File,MPI_Group,MPI_Info,MPI_Message,MPI_Op,MPI_Request,MPI_Win"
-                .split(",");
+        String[] handles = HANDLES.split(",");
         MemorySegment types = arena.allocate(Bridge.ENTRY_SIZE * handles.length, 8);
         for (int i = 0; i < handles.length; i++) {
             types.set(ADDRESS, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_NAME, arena.allocateFrom(handles[i]));
-            types.set(JAVA_LONG, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_VALUE, 8);
+            types.set(JAVA_LONG, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_VALUE, HANDLE_SIZE);
             types.set(JAVA_LONG, Bridge.ENTRY_SIZE * i + Bridge.ENTRY_FLAG, 1);
         }
         MemorySegment status = arena.allocate(32, 8);
-        status.set(JAVA_LONG, Bridge.STATUS_SIZE, 24);
-        status.set(JAVA_LONG, Bridge.STATUS_SOURCE, 0);
-        status.set(JAVA_LONG, Bridge.STATUS_TAG, 4);
-        status.set(JAVA_LONG, Bridge.STATUS_ERROR, 8);
+        status.set(JAVA_LONG, Bridge.STATUS_SIZE, STATUS[0]);
+        status.set(JAVA_LONG, Bridge.STATUS_SOURCE, STATUS[1]);
+        status.set(JAVA_LONG, Bridge.STATUS_TAG, STATUS[2]);
+        status.set(JAVA_LONG, Bridge.STATUS_ERROR, STATUS[3]);
         MemorySegment b = arena.allocate(Bridge.SIZE, 8);
         b.set(JAVA_LONG, 0, Bridge.VERSION);
         b.set(JAVA_LONG, Bridge.SLOTS, names.size());

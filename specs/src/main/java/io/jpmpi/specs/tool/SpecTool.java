@@ -5,6 +5,7 @@ import io.jpmpi.specs.CTypes;
 import io.jpmpi.specs.Direction;
 import io.jpmpi.specs.Implementation;
 import io.jpmpi.specs.KindSource;
+import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiFunction;
 import io.jpmpi.specs.MpiSpec;
 import io.jpmpi.specs.Parameter;
@@ -23,34 +24,39 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Regenerates specs/mpi-functions.json from the mpi.h of every installed MPI implementation
- * joined with the MPI Forum's apis.json and specs/overrides.jsonc. Deterministic: the same
- * inputs give the same bytes.
+ * Regenerates specs/mpi-functions.json from the mpi.h of every installed MPI implementation, as
+ * clang read it ({@link ClangHeader}: one JSON per implementation in the {@code --clang}
+ * directory, written by specs/jextract/HeaderFacts.java), joined with the MPI Forum's apis.json
+ * and specs/overrides.jsonc. Deterministic: the same inputs give the same bytes.
  *
- * <pre>SpecTool --forum PATH/apis.json --overrides specs/overrides.jsonc --out specs/mpi-functions.json [--impl ID]...</pre>
+ * <pre>SpecTool --forum PATH/apis.json --overrides specs/overrides.jsonc --clang DIR --out specs/mpi-functions.json [--impl ID]...</pre>
  */
 public final class SpecTool {
     private final ForumApis forum;
     private final Overrides overrides;
     private final Categorizer categorizer;
+    private final Path clang;
     private final PrintStream log;
+    private final List<Scan> scans = new ArrayList<>();
 
-    private SpecTool(ForumApis forum, Overrides overrides, PrintStream log) {
+    private SpecTool(ForumApis forum, Overrides overrides, Path clang, PrintStream log) {
         this.forum = forum;
+        this.clang = clang;
         this.overrides = overrides;
         this.categorizer = new Categorizer(overrides.categories());
         this.log = log;
     }
 
     /** What one implementation's toolchain told us. */
-    private record Scan(Toolchain toolchain, Implementation impl, Map<String, HeaderParser.Prototype> protos,
-                        Set<String> fortranSymbols) {
+    private record Scan(Toolchain toolchain, Implementation impl, ClangHeader header,
+                        Map<String, ClangHeader.Prototype> protos, Set<String> fortranSymbols) {
     }
 
     public static void main(String[] args) throws IOException {
         Path forumPath = null;
         Path overridesPath = null;
         Path out = null;
+        Path clang = null;
         List<String> implIds = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -61,12 +67,13 @@ public final class SpecTool {
                 case "--forum" -> forumPath = Path.of(args[++i]);
                 case "--overrides" -> overridesPath = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--clang" -> clang = Path.of(args[++i]);
                 case "--impl" -> implIds.add(args[++i]);
                 default -> usage("unknown option " + a);
             }
         }
-        if (forumPath == null || overridesPath == null || out == null) {
-            usage("--forum, --overrides and --out are required");
+        if (forumPath == null || overridesPath == null || out == null || clang == null) {
+            usage("--forum, --overrides, --clang and --out are required");
         }
         if (!Files.isRegularFile(forumPath)) {
             usage("the MPI Forum description " + forumPath + " does not exist (pympistandard's apis.json)");
@@ -77,9 +84,18 @@ public final class SpecTool {
             usage("no MPI implementation found: install openmpi-bin libopenmpi-dev and/or mpich libmpich-dev");
         }
         long t0 = System.nanoTime();
-        SpecTool tool = new SpecTool(ForumApis.read(forumPath), Overrides.read(overridesPath), System.err);
+        for (Toolchain t : toolchains) {
+            if (!Files.isRegularFile(clang.resolve(t.id() + ".json"))) {
+                usage(clang.resolve(t.id() + ".json") + " is missing: specs/regenerate.sh writes it with"
+                        + " specs/jextract/HeaderFacts.java");
+            }
+        }
+        SpecTool tool = new SpecTool(ForumApis.read(forumPath), Overrides.read(overridesPath), clang, System.err);
         MpiSpec spec = tool.generate(toolchains);
         Files.writeString(out, SpecJson.write(spec), StandardCharsets.UTF_8);
+        for (Map.Entry<String, List<String>> e : tool.jextractIncludes(spec).entrySet()) {
+            Files.write(clang.resolve(e.getKey() + ".jextract"), e.getValue(), StandardCharsets.UTF_8);
+        }
         tool.report(spec);
         System.err.printf("wrote %s in %.1f s%n", out, (System.nanoTime() - t0) / 1e9);
     }
@@ -87,12 +103,12 @@ public final class SpecTool {
     private static void usage(String problem) {
         System.err.println("spec-tool: " + problem);
         System.err.println("usage: SpecTool --forum apis.json --overrides specs/overrides.jsonc"
-                + " --out specs/mpi-functions.json [--impl openmpi|mpich]...");
+                + " --clang DIR --out specs/mpi-functions.json [--impl openmpi|mpich]...");
         System.exit(2);
     }
 
     MpiSpec generate(List<Toolchain> toolchains) throws IOException {
-        List<Scan> scans = new ArrayList<>();
+        scans.clear();
         for (Toolchain t : toolchains) {
             scans.add(scan(t));
         }
@@ -133,10 +149,42 @@ public final class SpecTool {
         return new MpiSpec(MpiSpec.SCHEMA_VERSION, impls, functions);
     }
 
+    /**
+     * Per implementation, jextract's filter options (an argument file, one option a line) for
+     * exactly what the spec uses: its functions, the typedefs the Java side sizes (handle types,
+     * fixed-size integer types) and the MPI_Status typedef with its struct.
+     */
+    Map<String, List<String>> jextractIncludes(MpiSpec spec) {
+        MpiConstants constants = MpiConstants.load();
+        Map<String, List<String>> out = new TreeMap<>();
+        for (Scan s : scans) {
+            String impl = s.impl.id();
+            List<String> opts = new ArrayList<>();
+            spec.functionsOf(impl).forEach(f -> opts.add("--include-function " + f.name()));
+            Set<String> types = new TreeSet<>(constants.handleTypes());
+            types.addAll(constants.int32Types());
+            types.addAll(constants.int64Types());
+            types.add("MPI_Status");
+            types.retainAll(s.header.typedefs().keySet());
+            types.forEach(t -> opts.add("--include-typedef " + t));
+            String status = s.header.typedefs().get("MPI_Status").canonical();
+            if (!status.startsWith("struct ")) {
+                throw new IllegalStateException(impl + ": MPI_Status is " + status + ", not a struct");
+            }
+            opts.add("--include-struct " + status.substring("struct ".length()));
+            out.put(impl, opts);
+        }
+        return out;
+    }
+
     private Scan scan(Toolchain t) throws IOException {
         Map<String, String> macros = t.macros();
-        Map<String, HeaderParser.Prototype> protos = HeaderParser.parse(t.preprocessedHeader());
-        protos.keySet().removeIf(n -> !n.matches("P?MPIX?_\\w+"));
+        ClangHeader header = ClangHeader.read(clang.resolve(t.id() + ".json"));
+        List<String> problems = header.check(t.id(), MpiConstants.load());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("\n", problems));
+        }
+        Map<String, ClangHeader.Prototype> protos = new TreeMap<>(header.prototypes());
         Set<String> candidates = new TreeSet<>();
         protos.keySet().stream().filter(n -> !n.startsWith("P")).forEach(n -> candidates.addAll(fortranNames(n)));
         Set<String> fsyms = new TreeSet<>();
@@ -154,12 +202,12 @@ public final class SpecTool {
         }
         String mpiVersion = macros.getOrDefault("MPI_VERSION", "?") + "." + macros.getOrDefault("MPI_SUBVERSION", "?");
         Implementation impl = new Implementation(t.id(), t.name(), t.version(macros), mpiVersion, t.cc(), used);
-        log.printf("%s %s: %d prototypes in mpi.h, %d Fortran symbols in %s%n", t.name(), impl.version(),
+        log.printf("%s %s: %d prototypes in mpi.h (clang), %d Fortran symbols in %s%n", t.name(), impl.version(),
                 protos.size(), fsyms.size(), used);
-        return new Scan(t, impl, protos, fsyms);
+        return new Scan(t, impl, header, protos, fsyms);
     }
 
-    private static void checkSame(String impl, HeaderParser.Prototype mpi, HeaderParser.Prototype pmpi) {
+    private static void checkSame(String impl, ClangHeader.Prototype mpi, ClangHeader.Prototype pmpi) {
         // Compared as the compiler sees them: Open MPI declares MPI_Waitall(..., MPI_Status *) but
         // PMPI_Waitall(..., MPI_Status []), which is the same type once the array adjusts.
         List<String> a = mpi.params().stream().map(p -> CTypes.adjusted(p.type())).toList();
@@ -170,9 +218,9 @@ public final class SpecTool {
     }
 
     private MpiFunction function(String name, List<Scan> scans) {
-        Map<String, HeaderParser.Prototype> byImpl = new LinkedHashMap<>();
+        Map<String, ClangHeader.Prototype> byImpl = new LinkedHashMap<>();
         for (Scan s : scans) {
-            HeaderParser.Prototype p = s.protos.get(name);
+            ClangHeader.Prototype p = s.protos.get(name);
             if (p != null) {
                 byImpl.put(s.impl.id(), p);
             }
@@ -218,8 +266,8 @@ public final class SpecTool {
         for (int i = 0; i < arity; i++) {
             Map<String, String> types = new TreeMap<>();
             String headerName = null;
-            for (Map.Entry<String, HeaderParser.Prototype> e : byImpl.entrySet()) {
-                HeaderParser.CParam cp = e.getValue().params().get(i);
+            for (Map.Entry<String, ClangHeader.Prototype> e : byImpl.entrySet()) {
+                ClangHeader.CParam cp = e.getValue().params().get(i);
                 types.put(e.getKey(), cp.type());
                 if (headerName == null) {
                     headerName = cp.name();
