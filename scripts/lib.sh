@@ -34,10 +34,12 @@ JPMPI_MIN_JAVA=22
 # Debian packages the build, the tests and the demo need (chromium: the profile's HTML report is
 # checked in a headless browser; python3-mpi4py and python3-numpy: a program that loads MPI at run time;
 # iproute2, util-linux and the Slurm packages: the multi-host tests' cluster, scripts/cluster.sh;
-# environment-modules: the site modulefile is loaded by a test).
+# environment-modules: the site modulefile is loaded by a test; maven: Debian's Maven 3.8, with which a
+# `jpmpi new-tool` project must build too (NewToolIT); lua5.3 and Lmod's Lua modules: Lmod, which
+# conflicts with environment-modules as a package, is unpacked from its .deb by jpmpi_lmod_dir).
 JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium
     python3-mpi4py python3-numpy iproute2 util-linux slurm-wlm slurmctld slurmd slurm-client munge
-    environment-modules)
+    environment-modules maven lua5.3 lua-filesystem lua-posix lua-term lua-json)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"

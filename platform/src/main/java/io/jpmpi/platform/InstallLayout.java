@@ -18,6 +18,8 @@ package io.jpmpi.platform;
  * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
  * share/jpmpi/examples/                      example programs and tools (sources)
  * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
+ * share/jpmpi/new-tool/                      the Maven wrapper jpmpi new-tool puts into a tool project
+ * share/modulefiles/jpmpi/                   module load jpmpi: Lmod (.lua) and Environment Modules (Tcl)
  * share/jpmpi/jpmpi.properties               version, and the JDK the installation was made for
  * share/doc/jpmpi/                           the documentation
  * </pre>
@@ -38,6 +40,9 @@ public final class InstallLayout {
     public static final String EXAMPLES = SHARE + "/examples";
     public static final String SITE = SHARE + "/site";
     public static final String SITE_TASK_PROLOG = SITE + "/jpmpi-task-prolog";
+    public static final String NEW_TOOL = SHARE + "/new-tool";
+    /** MODULEPATH's entry for {@code module load jpmpi}: jpmpi/&lt;version&gt;(.lua) below it. */
+    public static final String MODULEFILES = "share/modulefiles";
     public static final String PROPERTIES = SHARE + "/jpmpi.properties";
     public static final String DOC = "share/doc/jpmpi";
 
@@ -50,6 +55,9 @@ public final class InstallLayout {
     /** In {@link #PROPERTIES}: the JDK the ranks start when neither JPMPI_JAVA_HOME nor JAVA_HOME is set. */
     public static final String JAVA_HOME_KEY = "java.home";
     public static final String VERSION_KEY = "version";
+    /** In {@link #PROPERTIES}: the commit the installation was built from, and when (jpmpi -V). */
+    public static final String COMMIT_KEY = "commit";
+    public static final String BUILD_DATE_KEY = "build.date";
 
     private InstallLayout() {
     }
