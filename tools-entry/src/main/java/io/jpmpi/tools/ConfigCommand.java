@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.InstallLayout;
 import io.jpmpi.platform.Settings;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,6 +46,8 @@ public final class ConfigCommand implements Callable<Integer> {
         if (alias != null && !alias.isEmpty()) {
             return "unset; " + s.alias() + " = " + alias + " is used";
         }
-        return "unset (default: " + s.defaultValue() + ")";
+        String here = s.equals(Settings.JAVA_CLASSPATH) ? ctx.layout().javaClasspath()
+                : s.equals(Settings.JAVA_HOME) ? ctx.layout().properties().getProperty(InstallLayout.JAVA_HOME_KEY) : null;
+        return "unset (default: " + s.defaultValue() + (here == null ? "" : ": " + here) + ")";
     }
 }

@@ -166,6 +166,10 @@ class CommandLineTest {
         assertTrue(r.out().contains("JPMPI_JAVA_HOME            unset; JAVA_HOME = /opt/some-jdk is used"), r::describe);
         Cli own = Cli.run(Map.of("JPMPI_JAVA_HOME", "/opt/other-jdk", "JAVA_HOME", "/opt/some-jdk"), "config");
         assertTrue(own.out().contains("JPMPI_JAVA_HOME            = /opt/other-jdk"), own::describe);
+        // The runtime's default class path is spelled out: the value to give when a dispatcher is moved.
+        Cli cp = Cli.run(Map.of("JPMPI_JAVA_CLASSPATH", ""), "config");
+        assertTrue(cp.out().contains("JPMPI_JAVA_CLASSPATH       unset (default: the installation's share/jpmpi/java/runtime: "
+                + Layout.current().javaClasspath() + ")"), cp::describe);
     }
 
     @Test
