@@ -81,6 +81,35 @@ class FirstHourIT {
         assertEquals("installed in " + Jpmpi.HOME, lines.get(2), r::describe);
     }
 
+    /** An installation made with install keeps what -V says of the build, and its module works from there. */
+    @Test
+    void anInstalledTreeKeepsItsVersionAndItsModule() throws IOException {
+        Path prefix = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "installed-").resolve("jpmpi");
+        Jpmpi.Result install = Jpmpi.run(List.of("install", "--prefix", prefix.toString(), "--no-aot"));
+        assertEquals(0, install.exit(), install::describe);
+        Jpmpi.Result built = Jpmpi.run(List.of("-V"));
+        Jpmpi.Result installed = Jpmpi.run(prefix.resolve("bin/jpmpi"), Map.of(), List.of("-V"));
+        assertEquals(0, installed.exit(), installed::describe);
+        assertEquals(built.out().lines().limit(2).toList(), installed.out().lines().limit(2).toList(), installed::describe);
+        assertEquals("installed in " + prefix.toRealPath(), installed.out().lines().skip(2).findFirst().orElse(""));
+
+        ProcessBuilder pb = new ProcessBuilder("env", "-i", "HOME=" + System.getProperty("user.home"), "PATH=/usr/bin:/bin",
+                "bash", "--norc", "--noprofile", "-c", "source /usr/share/modules/init/bash && module use " + prefix
+                + "/share/modulefiles && module load jpmpi && command -v jpmpi && echo \"$LD_PRELOAD\"")
+                .redirectErrorStream(true);
+        String out;
+        try {
+            Process p = pb.start();
+            out = new String(p.getInputStream().readAllBytes());
+            assertEquals(0, p.waitFor(), out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        assertEquals(List.of(prefix.toRealPath().resolve("bin/jpmpi").toString(),
+                prefix.toRealPath().resolve("lib/libjpmpi-rank-entry.so").toString()), out.lines().toList(), out);
+    }
+
     /** Every built-in tool is built by the normal build, for both MPIs (mpicount included). */
     @ParameterizedTest
     @ValueSource(strings = {"openmpi", "mpich"})
