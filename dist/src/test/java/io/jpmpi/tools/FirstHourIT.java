@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jpmpi.platform.InstallLayout;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -107,7 +108,7 @@ class FirstHourIT {
             throw new IllegalStateException(e);
         }
         assertEquals(List.of(prefix.toRealPath().resolve("bin/jpmpi").toString(),
-                prefix.toRealPath().resolve("lib/libjpmpi-rank-entry.so").toString()), out.lines().toList(), out);
+                prefix.toRealPath().resolve(InstallLayout.RANK_ENTRY).toString()), out.lines().toList(), out);
     }
 
     /** Every built-in tool is built by the normal build, for both MPIs (mpicount included). */

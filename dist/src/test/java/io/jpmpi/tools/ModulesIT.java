@@ -84,7 +84,7 @@ class ModulesIT {
     void theRankEntryTableIsTheLaunchersTable() throws IOException {
         Layout layout = new Layout(Jpmpi.HOME);
         List<String> names = new ArrayList<>();
-        for (String line : Files.readAllLines(Jpmpi.HOME.resolve(InstallLayout.SHARE + "/builtin-tools"))) {
+        for (String line : Files.readAllLines(Jpmpi.HOME.resolve(InstallLayout.BUILTIN_TOOLS))) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
