@@ -34,10 +34,12 @@ JPMPI_MIN_JAVA=22
 # Debian packages the build, the tests and the demo need (chromium: the profile's HTML report is
 # checked in a headless browser; python3-mpi4py and python3-numpy: a program that loads MPI at run time;
 # iproute2, util-linux and the Slurm packages: the multi-host tests' cluster, scripts/cluster.sh;
-# environment-modules: the site modulefile is loaded by a test).
+# environment-modules: the site modulefile is loaded by a test; maven: Debian's Maven 3.8, with which a
+# `jpmpi new-tool` project must build too (NewToolIT); lua5.3 and Lmod's Lua modules: Lmod, which
+# conflicts with environment-modules as a package, is unpacked from its .deb by jpmpi_lmod_dir).
 JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium
     python3-mpi4py python3-numpy iproute2 util-linux slurm-wlm slurmctld slurmd slurm-client munge
-    environment-modules)
+    environment-modules maven tcl lua5.3 lua-filesystem lua-posix lua-term lua-json)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"
@@ -218,6 +220,29 @@ _jpmpi_missing_commands() {
 _jpmpi_modules_hint() {
     jpmpi_log "  or load modules providing Open MPI >= 4.1 and MPICH >= 4.0 mpicc/mpirun and gfortran"
     jpmpi_log "  (and point JPMPI_OPENMPI_MPICC, JPMPI_OPENMPI_MPIRUN, JPMPI_MPICH_MPICC, JPMPI_MPICH_MPIRUN at them)"
+}
+
+# jpmpi_lmod_init DIR: print the path of an Lmod init script for bash, unpacking Debian's lmod
+# package into DIR the first time (with its paths rewritten to DIR). The package conflicts with
+# environment-modules, so it is never installed: its Lua modules are (JPMPI_DEB_PACKAGES), and the
+# tests that load modulefiles with Lmod (dist's ModulesIT) run it from DIR.
+jpmpi_lmod_init() {
+    local dir=$1
+    local init="$dir/usr/share/lmod/lmod/init/bash"
+    if [[ ! -r "$init" ]]; then
+        local deb
+        mkdir -p "$dir/deb" || return 1
+        if ! (cd "$dir/deb" && apt-get download -q lmod >/dev/null 2>&1); then
+            jpmpi_log "cannot download Debian's lmod package (apt-get download lmod) into $dir/deb"
+            return 1
+        fi
+        deb=$(ls "$dir"/deb/lmod_*.deb | head -1)
+        dpkg-deb -x "$deb" "$dir" || return 1
+        grep -rlI -e /usr/share/lmod -e /usr/lib/lmod -e /etc/lmod "$dir/usr/share/lmod" | xargs sed -i \
+            -e "s#/usr/share/lmod#$dir/usr/share/lmod#g" -e "s#/usr/lib/lmod#$dir/usr/lib/lmod#g" \
+            -e "s#/etc/lmod#$dir/etc/lmod#g" || return 1
+    fi
+    printf '%s\n' "$init"
 }
 
 # jpmpi_ensure_packages: make sure Open MPI, MPICH, gfortran, g++, make, unzip

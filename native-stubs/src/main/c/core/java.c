@@ -427,8 +427,20 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     if (classpath == NULL || *classpath == '\0') {
         char runtime[PATH_MAX];
         if (install_path(JPMPI_LAYOUT_RUNTIME, runtime, sizeof runtime) != 0 || access(runtime, R_OK) != 0) {
+            /* The value to give, spelled out: the runtime's jars in an installation's runtime directory. */
+            char jars[256] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < sizeof jpmpi_runtime_jars / sizeof jpmpi_runtime_jars[0]; i++) {
+                int len = snprintf(jars + used, sizeof jars - used, "%s<prefix>/%s/%s", i ? ":" : "",
+                                   JPMPI_LAYOUT_RUNTIME, jpmpi_runtime_jars[i]);
+                if (len < 0 || used + (size_t)len >= sizeof jars) {
+                    break;
+                }
+                used += (size_t)len;
+            }
             snprintf(err, errlen, JPMPI_SETTING_JAVA_CLASSPATH " is not set and this dispatcher is not in a jpmpi "
-                     "installation (no %s); set it to the jpmpi Java runtime's jars", runtime);
+                     "installation (no %s); set " JPMPI_SETTING_JAVA_CLASSPATH "=%s, <prefix> a jpmpi installation "
+                     "(jpmpi config prints the value)", runtime, jars);
             return -1;
         }
         size_t used = 0;

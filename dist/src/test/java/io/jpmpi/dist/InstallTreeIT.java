@@ -104,7 +104,12 @@ class InstallTreeIT {
                 InstallLayout.JAVA_TOOLS + "/jpmpi-mpit/jpmpi-mpit.jar",
                 InstallLayout.JAVA_TOOLS + "/java-counter/jpmpi-java-counter.jar",
                 InstallLayout.EXAMPLES + "/halo-demo/halo.c", InstallLayout.EXAMPLES + "/c-tools/mpicount.c",
-                InstallLayout.DOC + "/README.md"));
+                InstallLayout.DOC + "/README.md", InstallLayout.NEW_TOOL + "/mvnw",
+                InstallLayout.NEW_TOOL + "/maven-wrapper.properties", InstallLayout.BUILTIN_TOOLS, InstallLayout.RANK_ENTRY));
+        String version = Files.readString(prefix.resolve(InstallLayout.PROPERTIES)).lines()
+                .filter(l -> l.startsWith(InstallLayout.VERSION_KEY + "=")).findFirst().orElseThrow().substring(8);
+        parts.add(InstallLayout.MODULEFILES + "/jpmpi/" + version);
+        parts.add(InstallLayout.MODULEFILES + "/jpmpi/" + version + ".lua");
         for (String jar : InstallLayout.RUNTIME_JARS) {
             parts.add(InstallLayout.JAVA_RUNTIME + "/" + jar);
         }

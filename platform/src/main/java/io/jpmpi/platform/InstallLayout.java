@@ -10,6 +10,7 @@ package io.jpmpi.platform;
  * bin/jpmpi                                  the launcher
  * lib/&lt;mpi&gt;/libmpiprofilesupport.so         the dispatcher per MPI, the built-in C levels beside it
  * lib/stub/libmpiprofilesupport.so           the do-nothing stub
+ * lib/libjpmpi-rank-entry.so                 the modulefiles' way into a rank (LD_PRELOAD, any MPI)
  * libexec/jpmpi/&lt;mpi&gt;/                      helper programs per MPI (mpit list's probe)
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
@@ -18,6 +19,9 @@ package io.jpmpi.platform;
  * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
  * share/jpmpi/examples/                      example programs and tools (sources)
  * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
+ * share/jpmpi/new-tool/                      the Maven wrapper jpmpi new-tool puts into a tool project
+ * share/jpmpi/builtin-tools                  the built-in tool names' files, for lib/libjpmpi-rank-entry.so
+ * share/modulefiles/jpmpi/                   module load jpmpi: Lmod (.lua) and Environment Modules (Tcl)
  * share/jpmpi/jpmpi.properties               version, and the JDK the installation was made for
  * share/doc/jpmpi/                           the documentation
  * </pre>
@@ -38,6 +42,13 @@ public final class InstallLayout {
     public static final String EXAMPLES = SHARE + "/examples";
     public static final String SITE = SHARE + "/site";
     public static final String SITE_TASK_PROLOG = SITE + "/jpmpi-task-prolog";
+    public static final String NEW_TOOL = SHARE + "/new-tool";
+    /** The built-in tool names and their files, for the modulefiles' rank-entry library. */
+    public static final String BUILTIN_TOOLS = SHARE + "/builtin-tools";
+    /** What the modulefiles put into LD_PRELOAD: inert but in an MPI rank with a tool list. */
+    public static final String RANK_ENTRY = LIB + "/libjpmpi-rank-entry.so";
+    /** MODULEPATH's entry for {@code module load jpmpi}: jpmpi/&lt;version&gt;(.lua) below it. */
+    public static final String MODULEFILES = "share/modulefiles";
     public static final String PROPERTIES = SHARE + "/jpmpi.properties";
     public static final String DOC = "share/doc/jpmpi";
 
@@ -50,6 +61,9 @@ public final class InstallLayout {
     /** In {@link #PROPERTIES}: the JDK the ranks start when neither JPMPI_JAVA_HOME nor JAVA_HOME is set. */
     public static final String JAVA_HOME_KEY = "java.home";
     public static final String VERSION_KEY = "version";
+    /** In {@link #PROPERTIES}: the commit the installation was built from, and when (jpmpi -V). */
+    public static final String COMMIT_KEY = "commit";
+    public static final String BUILD_DATE_KEY = "build.date";
 
     private InstallLayout() {
     }

@@ -17,6 +17,9 @@ public final class AotCommand implements Callable<Integer> {
             + " the JDK running jpmpi).")
     Path javaHome;
 
+    @Option(names = {"-q", "--quiet"}, description = "Say nothing when the cache is made (the build's own step).")
+    boolean quiet;
+
     private final Context ctx;
 
     public AotCommand(Context ctx) {
@@ -27,7 +30,10 @@ public final class AotCommand implements Callable<Integer> {
     public Integer call() throws JpmpiException {
         Path home = javaHome != null ? javaHome : Jdk.forRanks(ctx.env());
         Jdk jdk = Jdk.at(home).orElseThrow(() -> new JpmpiException(ExitCode.NO_JDK, "aot: " + home + " is not a JDK"));
-        ctx.note("AOT cache for JDK " + jdk.major() + ": " + AotCache.make(ctx.layout(), jdk));
+        Path cache = AotCache.make(ctx.layout(), jdk);
+        if (!quiet) {
+            ctx.note("AOT cache for JDK " + jdk.major() + ": " + cache);
+        }
         return ExitCode.OK.code;
     }
 }

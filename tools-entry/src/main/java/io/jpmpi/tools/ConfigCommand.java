@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.InstallLayout;
 import io.jpmpi.platform.Settings;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,11 +25,29 @@ public final class ConfigCommand implements Callable<Integer> {
             ctx.out().print(Settings.markdown());
         } else {
             for (Settings.Setting s : Settings.all()) {
-                String value = s.value(ctx.env()).map(v -> "= " + v).orElse("unset (default: " + s.defaultValue() + ")");
+                String value = shown(s);
                 ctx.out().printf("%-26s %s%n    %s [%s]%n", s.env(), value, s.description(), s.reader().label);
             }
         }
         ctx.out().flush();
         return ExitCode.OK.code;
+    }
+
+    /**
+     * What {@code s} is here: its own value; else the variable it falls back on, named as such (a
+     * JAVA_HOME is not a JPMPI_JAVA_HOME); else its default.
+     */
+    private String shown(Settings.Setting s) {
+        String own = ctx.env().get(s.env());
+        if (own != null && !own.isEmpty()) {
+            return "= " + own;
+        }
+        String alias = s.alias() == null ? null : ctx.env().get(s.alias());
+        if (alias != null && !alias.isEmpty()) {
+            return "unset; " + s.alias() + " = " + alias + " is used";
+        }
+        String here = s.equals(Settings.JAVA_CLASSPATH) ? ctx.layout().javaClasspath()
+                : s.equals(Settings.JAVA_HOME) ? ctx.layout().properties().getProperty(InstallLayout.JAVA_HOME_KEY) : null;
+        return "unset (default: " + s.defaultValue() + (here == null ? "" : ": " + here) + ")";
     }
 }

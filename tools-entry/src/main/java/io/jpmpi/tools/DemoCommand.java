@@ -98,7 +98,7 @@ public final class DemoCommand implements Callable<Integer> {
                 + " (a Java level: one count line per rank)");
         ctx.note("same as: jpmpi run --tools " + TOOLS + " --output " + out + " -- " + Shell.quote(command));
         Map<String, String> env = new LinkedHashMap<>(job.launcherEnv());
-        env.putAll(DoctorCommand.rootAllowance());
+        env.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
         int rc = Processes.runForeground(job.command(), env);
         ProfileOutput.finish(ctx, out);
         Path text = out.resolve(Reports.TEXT);

@@ -317,7 +317,7 @@ public final class DoctorCommand implements Callable<Integer> {
             Job job = Job.plan(ctx.layout(), new Job.Request(command, probe.toString(), null, Optional.of(impl), true),
                     ctx.env());
             Map<String, String> env = new LinkedHashMap<>(job.launcherEnv());
-            env.putAll(rootAllowance());
+            env.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
             long t0 = System.nanoTime();
             int rc = Processes.runToFiles(job.command(), env, dir.resolve("stdout"), dir.resolve("stderr"), dir, 120);
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -346,12 +346,6 @@ public final class DoctorCommand implements Callable<Integer> {
         } catch (IOException e) {
             line(Status.FAIL, name + ": " + e.getMessage(), "check that the temporary directory is writable");
         }
-    }
-
-    /** Open MPI refuses root unless told; doctor's own run is a test job, so it says so. */
-    static Map<String, String> rootAllowance() {
-        return "root".equals(System.getProperty("user.name"))
-                ? Map.of("OMPI_ALLOW_RUN_AS_ROOT", "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1") : Map.of();
     }
 
     private static String firstLine(Path file) {

@@ -56,10 +56,13 @@ public final class InstallCommand implements Callable<Integer> {
         copyTree(from, to);
         to = real(to);
         Layout installed = new Layout(to);
-        String version = ctx.layout().properties().getProperty(InstallLayout.VERSION_KEY, "unknown");
+        java.util.Properties built = ctx.layout().properties();
+        String version = built.getProperty(InstallLayout.VERSION_KEY, "unknown");
         try {
             Files.writeString(installed.propertiesFile(), "# jpmpi installation (bin/jpmpi install)\n"
                     + InstallLayout.VERSION_KEY + "=" + version + "\n"
+                    + InstallLayout.COMMIT_KEY + "=" + built.getProperty(InstallLayout.COMMIT_KEY, "unknown") + "\n"
+                    + InstallLayout.BUILD_DATE_KEY + "=" + built.getProperty(InstallLayout.BUILD_DATE_KEY, "unknown") + "\n"
                     + InstallLayout.JAVA_HOME_KEY + "=" + jdk.home() + "\n");
         } catch (IOException e) {
             throw new JpmpiException(ExitCode.CANNOT_START, "install: cannot write " + installed.propertiesFile()

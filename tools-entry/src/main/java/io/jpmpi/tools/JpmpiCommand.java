@@ -1,7 +1,14 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.platform.InstallLayout;
 import io.jpmpi.platform.Settings;
 import io.jpmpi.tools.accounting.AccountingCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,7 +22,7 @@ import picocli.CommandLine;
         description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.",
         subcommands = {RunCommand.class, DoctorCommand.class, FunctionsCommand.class, DemoCommand.class,
                 ConfigCommand.class, ReportCommand.class, MpitCommand.class, AccountingCommand.class,
-                InstallCommand.class, AotCommand.class,
+                InstallCommand.class, AotCommand.class, NewToolCommand.class,
                 CommandLine.HelpCommand.class})
 public final class JpmpiCommand implements Callable<Integer> {
     @Spec
@@ -56,7 +63,9 @@ public final class JpmpiCommand implements Callable<Integer> {
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.getCommandSpec().usageMessage().footer(footer());
-        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().usageMessage().footer(footer()));
+        // The environment and exit-status tables once, in jpmpi --help; each subcommand points there.
+        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().usageMessage().footer(SUB_FOOTER));
+        cl.getSubcommands().get("run").getCommandSpec().usageMessage().footer(builtinTools() + SUB_FOOTER);
         // Whatever run does not know before `--` comes to it as a word, so that it can tell a missing
         // `--` (mpirun's own options) from a mistyped option of its own.
         cl.getSubcommands().get("run").setUnmatchedOptionsArePositionalParams(true);
@@ -84,6 +93,18 @@ public final class JpmpiCommand implements Callable<Integer> {
         cl.getErr().println(name + ": " + message.lines().findFirst().orElse(message) + " (see " + name + " --help)");
         cl.getErr().flush();
         return ExitCode.USAGE.code;
+    }
+
+    /** The footer of every subcommand's help. */
+    static final String SUB_FOOTER = "%nEnvironment variables and exit statuses: jpmpi --help; their values here: jpmpi config.%n";
+
+    /** run's list of the built-in tool names, from their table. */
+    static String builtinTools() {
+        StringBuilder b = new StringBuilder("%nBuilt-in tools (--tools NAME):%n");
+        for (BuiltinTools.Tool t : BuiltinTools.all()) {
+            b.append(hanging(String.format("  %-13s ", t.name()), t.description()));
+        }
+        return b.toString();
     }
 
     /** Exit statuses and configuration, produced from their tables. */
@@ -120,12 +141,38 @@ public final class JpmpiCommand implements Callable<Integer> {
         return b.append("%n").toString();
     }
 
-    /** The version of this build. */
+    /**
+     * {@code jpmpi -V}: the installation's version, commit and build time (share/jpmpi/jpmpi.properties),
+     * the MPIs its dispatchers were built for (lib/&lt;mpi&gt;/jpmpi-build.properties) and where it is.
+     */
     static final class Version implements CommandLine.IVersionProvider {
+        private final Context ctx;
+
+        Version(Context ctx) {
+            this.ctx = ctx;
+        }
+
         @Override
         public String[] getVersion() {
-            String v = JpmpiCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"jpmpi " + (v == null ? "(development build)" : v)};
+            Properties p = ctx.layout().properties();
+            String version = p.getProperty(InstallLayout.VERSION_KEY, "(development build)");
+            List<String> lines = new ArrayList<>();
+            lines.add("jpmpi " + version + " (commit " + p.getProperty(InstallLayout.COMMIT_KEY, "unknown") + ", built "
+                    + p.getProperty(InstallLayout.BUILD_DATE_KEY, "unknown") + ")");
+            List<String> mpis = new ArrayList<>();
+            for (MpiImpl impl : MpiImpl.values()) {
+                Properties b = new Properties();
+                try (InputStream in = Files.newInputStream(ctx.layout().buildInfo(impl.id()))) {
+                    b.load(in);
+                } catch (IOException e) {
+                    continue; // not built for this MPI
+                }
+                mpis.add(impl.displayName() + " " + b.getProperty("mpi.version", "?") + " (" + b.getProperty("mpi.library", "?")
+                        + ", built with " + b.getProperty("mpicc", "?") + ")");
+            }
+            lines.add("built for: " + (mpis.isEmpty() ? "no MPI (no dispatcher in lib/)" : String.join(", ", mpis)));
+            lines.add("installed in " + ctx.layout().home());
+            return lines.toArray(String[]::new);
         }
     }
 }

@@ -80,7 +80,7 @@ public final class MpitCommand implements Callable<Integer> {
                 env.put(Settings.get("MPIT", "LIST").env(), file.toString());
                 Job job = Job.plan(layout, new Job.Request(command, "mpit", null, Optional.of(impl), true), env);
                 Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
-                launcherEnv.putAll(DoctorCommand.rootAllowance());
+                launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
                 int rc = Processes.runForeground(job.command(), launcherEnv);
                 String listing = Files.size(file) > 0 ? Files.readString(file) : "";
                 if (rc != 0 || listing.isEmpty()) {

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -81,7 +83,14 @@ public final class RunCommand implements Callable<Integer> {
             out = freshDirectory(Path.of(""), "jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                     .format(LocalDateTime.now()), dryRun);
         }
-        Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck, dryRun), ctx.env());
+        Path made = output == null && !dryRun ? out : null;
+        Job job;
+        try {
+            job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck, dryRun), ctx.env());
+        } catch (JpmpiException e) {
+            removeIfEmpty(made, false);
+            throw e;
+        }
         job.application().flatMap(Application::loadsMpi).ifPresent(ctx::note);
         if (job.entries().isEmpty()) {
             ctx.note("no tools listed (--tools or " + Settings.TOOLS_ENTRY.env() + "): the job runs through the"
@@ -98,11 +107,40 @@ public final class RunCommand implements Callable<Integer> {
         Path dir = !usesProfile(list) ? null
                 : out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
         // also when jpmpi is told to stop (SIGTERM, SIGINT): the ranks' dumps merged, the report said
-        return Processes.runForeground(job.command(), job.launcherEnv(), () -> {
-            if (dir != null) {
-                ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
+        Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
+        launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
+        try {
+            return Processes.runForeground(job.command(), launcherEnv, () -> {
+                if (dir != null && !removeIfEmpty(made, true)) {
+                    ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
+                }
+            });
+        } catch (JpmpiException e) {
+            removeIfEmpty(made, false);
+            throw e;
+        }
+    }
+
+    /**
+     * Removes {@code dir}, the output directory this run made, when nothing was written into it (a
+     * launch refused, or a job whose ranks wrote nothing); after a job ({@code say}), says so in one line.
+     */
+    private boolean removeIfEmpty(Path dir, boolean say) {
+        if (dir == null) {
+            return false;
+        }
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+                if (say) {
+                    ctx.note("no rank wrote into " + dir + " (the job ended before MPI_Init?): removed it");
+                }
+                return true;
             }
-        });
+        } catch (IOException e) {
+            // not there, or not ours to list: left as it is
+        }
+        return false;
     }
 
     /** How many numbered names are tried before a random one. */

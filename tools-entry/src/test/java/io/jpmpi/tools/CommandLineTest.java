@@ -24,12 +24,23 @@ class CommandLineTest {
     private static final String MPICH_PINGPONG = Impl.MPICH.file("pingpong");
 
     @ParameterizedTest
-    @ValueSource(strings = {"run", "doctor", "functions", "demo", "config"})
-    void everySubcommandHasHelp(String sub) {
+    @ValueSource(strings = {"run", "doctor", "functions", "demo", "config", "new-tool", "install", "aot", "report", "mpit"})
+    void everySubcommandHasHelpThatPointsToTheTablesInsteadOfRepeatingThem(String sub) {
         Cli r = Cli.run(sub, "--help");
         assertEquals(0, r.exit(), r::describe);
         assertTrue(r.out().startsWith("Usage: jpmpi " + sub), r::describe);
-        assertTrue(r.out().contains("JPMPI_TOOLS_ENTRY") && r.out().contains("Exit status:"), r::describe);
+        assertTrue(r.out().contains("Environment variables and exit statuses: jpmpi --help"), r::describe);
+        assertTrue(!r.out().contains("Exit status:") && !r.out().contains("Environment (jpmpi config"), r::describe);
+        long settings = io.jpmpi.platform.Settings.all().stream().filter(s -> r.out().contains(s.env())).count();
+        assertTrue(settings <= 4, () -> settings + " configuration variables named\n" + r.describe());
+    }
+
+    @Test
+    void runHelpListsTheBuiltInTools() {
+        Cli r = Cli.run("run", "--help");
+        for (String name : BuiltinTools.names()) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  " + name + " ")), () -> name + "\n" + r.describe());
+        }
     }
 
     @Test
@@ -147,6 +158,27 @@ class CommandLineTest {
         assertEquals(0, r.exit(), r::describe);
         assertTrue(r.out().contains("JPMPI_JAVA_OPTIONS         = -Xmx64m"), r::describe);
         assertTrue(r.out().contains("JPMPI_OUTPUT_DIR           unset (default: a new jpmpi-<job> directory)"), r::describe);
+    }
+
+    @Test
+    void configNamesAFallbackAsTheVariableItIs() {
+        Cli r = Cli.run(Map.of("JPMPI_JAVA_HOME", "", "JAVA_HOME", "/opt/some-jdk"), "config");
+        assertTrue(r.out().contains("JPMPI_JAVA_HOME            unset; JAVA_HOME = /opt/some-jdk is used"), r::describe);
+        Cli own = Cli.run(Map.of("JPMPI_JAVA_HOME", "/opt/other-jdk", "JAVA_HOME", "/opt/some-jdk"), "config");
+        assertTrue(own.out().contains("JPMPI_JAVA_HOME            = /opt/other-jdk"), own::describe);
+        // The runtime's default class path is spelled out: the value to give when a dispatcher is moved.
+        Cli cp = Cli.run(Map.of("JPMPI_JAVA_CLASSPATH", ""), "config");
+        assertTrue(cp.out().contains("JPMPI_JAVA_CLASSPATH       unset (default: the installation's share/jpmpi/java/runtime: "
+                + Layout.current().javaClasspath() + ")"), cp::describe);
+    }
+
+    @Test
+    void newToolRefusesABadNameAndAFullDirectory(@TempDir Path dir) throws IOException {
+        refused(Cli.run("new-tool", "My_Tool"), ExitCode.USAGE, "'My_Tool' is not a tool name");
+        Files.writeString(dir.resolve("keep.txt"), "mine");
+        refused(Cli.run("new-tool", "counter", "--dir", dir.toString()), ExitCode.USAGE, dir + " exists and is not"
+                + " an empty directory");
+        assertEquals("mine", Files.readString(dir.resolve("keep.txt")));
     }
 
     @Test
