@@ -10,6 +10,7 @@ package io.jpmpi.platform;
  * bin/jpmpi                                  the launcher
  * lib/&lt;mpi&gt;/libmpiprofilesupport.so         the dispatcher per MPI, the built-in C levels beside it
  * lib/stub/libmpiprofilesupport.so           the do-nothing stub
+ * lib/libjpmpi-preload.so                    the one preload: brings in the dispatcher of a process's MPI
  * libexec/jpmpi/&lt;mpi&gt;/                      helper programs per MPI (mpit list's probe)
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
@@ -20,6 +21,7 @@ package io.jpmpi.platform;
  * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
  * share/jpmpi/jpmpi.properties               version, and the JDK the installation was made for
  * share/doc/jpmpi/                           the documentation
+ * etc/jpmpi/site.conf                        a site's own (not shipped): tools every job gets
  * </pre>
  */
 public final class InstallLayout {
@@ -39,6 +41,10 @@ public final class InstallLayout {
     public static final String SITE = SHARE + "/site";
     public static final String SITE_TASK_PROLOG = SITE + "/jpmpi-task-prolog";
     public static final String PROPERTIES = SHARE + "/jpmpi.properties";
+    /** The site's configuration: tools every job gets (profilers/accounting/ACCOUNTING.md, "Site tools"). */
+    public static final String SITE_CONFIG = "etc/jpmpi/site.conf";
+    /** The one preload a site puts into every process (native-stubs/README.md, "One preload"). */
+    public static final String PRELOAD = LIB + "/libjpmpi-preload.so";
     public static final String DOC = "share/doc/jpmpi";
 
     /** The jars of the ranks' Java runtime, in class-path order, in {@link #JAVA_RUNTIME}. */
