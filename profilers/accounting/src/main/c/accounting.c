@@ -558,6 +558,8 @@ static void acct_write(const char *target, int size, int nodes, uint64_t wall_ns
     r.has_start = 1;
     r.start = acct_mine.init_unix_ns / 1000000000;
     r.job = acct_job(host, r.start, job, sizeof job);
+    const char *step = getenv("SLURM_STEP_ID"); /* the step of srun's tasks; a batch script's is "batch" */
+    r.step = step && *step ? step : NULL;
     r.user = acct_user(user, sizeof user);
     r.exe = exe;
     r.host = host;

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -78,8 +77,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Path out = output;
         if (out == null && usesProfile(list) && Settings.OUTPUT_DIR.value(ctx.env()).isEmpty()) {
-            out = freshDirectory(Path.of(""), "jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                    .format(LocalDateTime.now()), dryRun);
+            out = freshDirectory(Path.of(""), OutputName.of(ctx.env(), LocalDateTime.now()), dryRun);
         }
         Job job = Job.plan(ctx.layout(), new Job.Request(launcher, list, out, asked, !noAppCheck, dryRun), ctx.env());
         job.application().flatMap(Application::loadsMpi).ifPresent(ctx::note);
