@@ -660,6 +660,13 @@ static void early(void)
     if (jpmpi_entry_parse(text, &entries, err, sizeof err) != 0) {
         fail_line("%s %s", entry_source, err); /* err starts with "item N ..." */
     }
+    /* srun --export=ALL,JPMPI_TOOLS_ENTRY=v,libx.so gives the ranks "v": srun splits at every comma */
+    const char *rank = rank_text();
+    if (text && entries.count == 0 && (entries.verbose || entries.preload) && getenv("SLURM_JOB_ID")
+        && (rank == NULL || strcmp(rank, "0") == 0)) {
+        dprintf(STDERR_FILENO, "jpmpi: %s='%s' names no tool, only keywords: cut at a comma by srun --export? "
+                "(export the list before srun instead, or use jpmpi run; native-stubs/README.md)\n", entry_source, text);
+    }
     jpmpi_site_add(&entries, &site);
     jpmpi_fort_pos = entries.fort_pos;
     for (int k = 0; k < entries.count; k++) {

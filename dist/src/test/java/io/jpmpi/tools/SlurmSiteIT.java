@@ -284,6 +284,97 @@ class SlurmSiteIT {
         return all;
     }
 
+    /**
+     * Stopping jpmpi run under srun (bin/jpmpi run --tools profile -- srun --mpi=pmi2 hold 600, MPICH,
+     * 6 ranks on 3 hosts, the batch script {@code exec}s it): by {@code sbatch --signal=B:TERM@10}
+     * before a one-minute time limit, and by {@code scancel --batch --signal=TERM} once every rank is
+     * up. jpmpi passes srun one SIGINT (srun runs with --disable-status), srun passes it to the tasks,
+     * every rank writes its dump and ends, and jpmpi merges the partial profile of all 6 ranks, each
+     * ended by SIGINT. A third job passes its own {@code --export=NONE,...} to srun, which jpmpi run
+     * joins with its variables: a complete profile.
+     */
+    @Test
+    void stoppingJpmpiRunUnderSrunLeavesEveryRanksFigures() throws Exception {
+        Path dir = jobDir("stop-");
+        String run = "exec " + Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools profile --output ";
+        String hold = " -- srun --mpi=pmi2 " + Impl.MPICH.file("hold") + " 600";
+        String limit = sbatch(Map.of(), List.of("-N3", "-n6", "--time=1", "--signal=B:TERM@10", "-o",
+                dir + "/limit-%j.out", "--wrap", run + dir.resolve("limit") + hold));
+        String told = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/told-%j.out", "--wrap",
+                run + dir.resolve("told") + hold));
+        String export = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/export-%j.out", "--wrap",
+                run + dir.resolve("export") + " -- srun --export=NONE,HOME --mpi=pmi2 " + Impl.MPICH.file("pingpong")
+                        + " 2"));
+        // scancel once the 6 ranks of `told` are up
+        for (int i = 0; i < WAIT_S && ready(dir, told) < ClusterIT.RANKS; i++) {
+            Thread.sleep(1000);
+        }
+        slurm().run(slurm().hosts().get(0), Map.of(), List.of("scancel", "--batch", "--signal=TERM", told))
+                .assertSuccess();
+        Map<String, String> ended = awaitEnd(List.of(limit, told, export));
+        String outputs = outputs(dir);
+        for (String name : List.of("limit", "told")) {
+            Profile p = ProfileJson.read(dir.resolve(name).resolve("profile.json"));
+            assertTrue(p.partial(), () -> name + ": " + p + "\n" + outputs);
+            assertEquals(ClusterIT.RANKS, p.rankRows().size(), () -> name + "\n" + outputs);
+            List<String> expected = new ArrayList<>();
+            for (int rank = 0; rank < ClusterIT.RANKS; rank++) {
+                expected.add("rank " + rank + ": signal 2 (SIGINT)");
+            }
+            assertEquals(expected, p.partialReasons(), () -> name + "\n" + outputs);
+        }
+        assertTrue(ended.get(export).startsWith("COMPLETED "), () -> ended + "\n" + outputs);
+        Profile p = ProfileJson.read(dir.resolve("export").resolve("profile.json"));
+        assertFalse(p.partial(), outputs);
+        assertEquals(ClusterIT.RANKS, p.rankRows().size(), outputs);
+    }
+
+    /**
+     * The by-hand srun forms (no jpmpi run) of native-stubs/README.md, MPICH on 3 hosts: the entry
+     * list in srun's environment and only the dispatcher in --export gives the profile; the list
+     * inside --export, which srun cuts at its comma, leaves the ranks only "v", which rank 0 says in
+     * one line (and the job runs as without tools).
+     */
+    @Test
+    void bySrunByHandTheListSurvivesOrTheCutIsSaid() throws Exception {
+        Path dir = jobDir("byhand-");
+        String dispatcher = Jpmpi.HOME.resolve("lib/mpich/libmpiprofilesupport.so").toString();
+        String recorder = Jpmpi.HOME.resolve("lib/mpich/libjpmpi-profile.so").toString();
+        String pingpong = Impl.MPICH.file("pingpong") + " 2";
+        Path output = dir.resolve("profile");
+        String good = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/good-%j.out", "--wrap",
+                "export JPMPI_TOOLS_ENTRY=" + recorder + " JPMPI_OUTPUT_DIR=" + output + "; srun --mpi=pmi2 --export=ALL,"
+                        + "LD_PRELOAD=" + dispatcher + " " + pingpong));
+        String cut = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/cut-%j.out", "--wrap",
+                "srun --mpi=pmi2 --export=ALL,LD_PRELOAD=" + dispatcher + ",JPMPI_TOOLS_ENTRY=v," + recorder + " "
+                        + pingpong));
+        Map<String, String> ended = awaitEnd(List.of(good, cut));
+        String outputs = outputs(dir);
+        ended.forEach((id, state) -> assertTrue(state.startsWith("COMPLETED "), () -> ended + "\n" + outputs));
+        // the recorder's figures of every rank: profile.json where the ranks write it, else their dumps
+        // (jpmpi report merges them)
+        if (Files.exists(output.resolve("profile.json"))) {
+            assertEquals(ClusterIT.RANKS, ProfileJson.read(output.resolve("profile.json")).rankRows().size(), outputs);
+        } else {
+            for (int rank = 0; rank < ClusterIT.RANKS; rank++) {
+                assertTrue(Files.isRegularFile(output.resolve("ranks/rank-" + rank + ".bin")), output + "\n" + outputs);
+            }
+        }
+        String said = "jpmpi: JPMPI_TOOLS_ENTRY='v' names no tool, only keywords: cut at a comma by srun --export?";
+        assertEquals(1, output(dir, cut).lines().filter(l -> l.startsWith(said)).count(), outputs);
+        assertTrue(output(dir, cut).contains("pingpong result: ranks=6"), outputs);
+    }
+
+    /** How many ranks of hold job {@code id} have said they are ready (0 before its output is there). */
+    static long ready(Path dir, String id) throws Exception {
+        try (var files = Files.list(dir)) {
+            if (files.noneMatch(p -> p.getFileName().toString().endsWith("-" + id + ".out"))) {
+                return 0;
+            }
+        }
+        return output(dir, id).lines().filter(l -> l.contains(" ready pid ")).count();
+    }
+
     /** The output file of job {@code id} in {@code dir}. */
     static String output(Path dir, String id) throws Exception {
         try (var files = Files.list(dir)) {

@@ -100,7 +100,7 @@ public final class RunCommand implements Callable<Integer> {
             if (dir != null) {
                 ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
             }
-        });
+        }, job.launcher().kind() == Launcher.Kind.SLURM);
     }
 
     /** How many numbered names are tried before a random one. */
