@@ -57,6 +57,7 @@ __thread struct jpmpi_fp_frame *jpmpi_fp_top __attribute__((tls_model("initial-e
 jpmpi_fn jpmpi_jdefs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 int jpmpi_fort_pos;
 static struct jpmpi_entry_list entries;
+static struct jpmpi_site site; /* the site's tools added to `entries` (site.c) */
 static const char *entry_source = JPMPI_SETTING_TOOLS_ENTRY;
 static pthread_once_t boot_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -151,6 +152,9 @@ static void fail(const struct jpmpi_item *item, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
+    if (item && item->site) {
+        fail_line("site configuration %s tools item %d '%s': %s", site.file, item->position, item->text, reason);
+    }
     if (item) {
         fail_line("%s item %d '%s': %s", entry_source, item->position, item->text, reason);
     }
@@ -551,6 +555,12 @@ static void print_levels(void)
     }
     dprintf(STDERR_FILENO, "jpmpi: %d level%s over %s %s (%d functions), from %s\n", nlevels, nlevels == 1 ? "" : "s",
             jpmpi_impl_name, jpmpi_impl_version, JPMPI_NSLOTS, entry_source);
+    if (site.file[0]) {
+        dprintf(STDERR_FILENO, "jpmpi: site tools from %s: %s\n", site.file,
+                site.opted_out ? "none, the job opted out (" JPMPI_SETTING_SITE_TOOLS "=off)"
+                : site.refused ? "kept, the site forbids opting out (" JPMPI_SETTING_SITE_TOOLS "=off ignored)"
+                : site.added ? "below the job's" : "none beyond the job's");
+    }
     for (int k = 0; k <= nlevels; k++) {
         if (k == entries.fort_pos) {
             dprintf(STDERR_FILENO, "jpmpi:   -  fortran  (Fortran calls enter here)\n");
@@ -558,8 +568,9 @@ static void print_levels(void)
         if (k == nlevels) {
             break;
         }
-        dprintf(STDERR_FILENO, "jpmpi:   %d  %s  %sdefines %d function%s\n", k, levels[k].entry,
-                levels[k].java ? "(Java) " : "", levels[k].defined, levels[k].defined == 1 ? "" : "s");
+        dprintf(STDERR_FILENO, "jpmpi:   %d  %s  %s%sdefines %d function%s\n", k, levels[k].entry,
+                entries.items[k].site ? "(site) " : "", levels[k].java ? "(Java) " : "", levels[k].defined,
+                levels[k].defined == 1 ? "" : "s");
         if (entries.verbose > 1) {
             for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
                 if (levels[k].fn[slot]) {
@@ -649,6 +660,14 @@ static void early(void)
     if (jpmpi_entry_parse(text, &entries, err, sizeof err) != 0) {
         fail_line("%s %s", entry_source, err); /* err starts with "item N ..." */
     }
+    /* srun --export=ALL,JPMPI_TOOLS_ENTRY=v,libx.so gives the ranks "v": srun splits at every comma */
+    const char *rank = rank_text();
+    if (text && entries.count == 0 && (entries.verbose || entries.preload) && getenv("SLURM_JOB_ID")
+        && (rank == NULL || strcmp(rank, "0") == 0)) {
+        dprintf(STDERR_FILENO, "jpmpi: %s='%s' names no tool, only keywords: cut at a comma by srun --export? "
+                "(export the list before srun instead, or use jpmpi run; native-stubs/README.md)\n", entry_source, text);
+    }
+    jpmpi_site_add(&entries, &site);
     jpmpi_fort_pos = entries.fort_pos;
     for (int k = 0; k < entries.count; k++) {
         if (entries.items[k].kind == JPMPI_ITEM_JAR) {

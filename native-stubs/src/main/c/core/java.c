@@ -194,7 +194,7 @@ static void file_value(const char *path, const char *key, char *out, size_t outl
 
 /* A path in the installation this library belongs to (its prefix: the directory above lib/<mpi>/),
  * without symbolic links or dot-dots, as the launcher and the AOT training spell it. */
-static int install_path(const char *relative, char *out, size_t outlen)
+int jpmpi_install_path(const char *relative, char *out, size_t outlen)
 {
     Dl_info info;
     if (dladdr((void *)jpmpi_java_start, &info) == 0 || info.dli_fname == NULL) {
@@ -400,7 +400,7 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     }
     static char installed_home[2048], properties[PATH_MAX];
     if ((home == NULL || *home == '\0')
-        && install_path(JPMPI_LAYOUT_PROPERTIES, properties, sizeof properties) == 0) {
+        && jpmpi_install_path(JPMPI_LAYOUT_PROPERTIES, properties, sizeof properties) == 0) {
         file_value(properties, JPMPI_LAYOUT_JAVA_HOME_KEY, installed_home, sizeof installed_home);
         home = installed_home;
         home_var = properties;
@@ -426,7 +426,7 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     static char installed_cp[PATH_MAX * 2];
     if (classpath == NULL || *classpath == '\0') {
         char runtime[PATH_MAX];
-        if (install_path(JPMPI_LAYOUT_RUNTIME, runtime, sizeof runtime) != 0 || access(runtime, R_OK) != 0) {
+        if (jpmpi_install_path(JPMPI_LAYOUT_RUNTIME, runtime, sizeof runtime) != 0 || access(runtime, R_OK) != 0) {
             /* The value to give, spelled out: the runtime's jars in an installation's runtime directory. */
             char jars[256] = "";
             size_t used = 0;

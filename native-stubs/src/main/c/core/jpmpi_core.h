@@ -292,6 +292,7 @@ struct jpmpi_item {
     enum jpmpi_item_kind kind;
     char *text;      /* as written, trimmed */
     int position;    /* 1-based item number in the list */
+    int site;        /* 1: from the site's tools (site.c), 0: from the job's entry list */
 };
 
 struct jpmpi_entry_list {
@@ -305,6 +306,22 @@ struct jpmpi_entry_list {
 /* Parses `text`; on error returns -1 with a one-line reason in `err`. */
 int jpmpi_entry_parse(const char *text, struct jpmpi_entry_list *out, char *err, size_t errlen);
 void jpmpi_entry_free(struct jpmpi_entry_list *list);
+
+/* ---- site.c: the site's tools, added below the job's own ---- */
+struct jpmpi_site {
+    char file[4096];   /* the site configuration read ("" if none) */
+    int added;         /* levels added from its tools */
+    int opted_out;     /* the job opted out (JPMPI_SITE_TOOLS=off) and the site allows it */
+    int refused;       /* the job asked to opt out and the site forbids it */
+};
+
+/* Reads the site configuration and appends its tools to `list` (after the job's items, skipping
+ * the libraries the job lists already). Never fails: a problem is one line on stderr and the
+ * site's tools are left out. */
+void jpmpi_site_add(struct jpmpi_entry_list *list, struct jpmpi_site *site);
+
+/* A path in the installation this library belongs to (its prefix: the directory above lib/<mpi>/). */
+int jpmpi_install_path(const char *relative, char *out, size_t outlen);
 
 /* ---- got.c: pointing a loaded object's references to MPI names at chosen targets ---- */
 struct link_map;

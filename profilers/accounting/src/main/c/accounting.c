@@ -417,6 +417,20 @@ static struct {
     const char *problem;        /* why there are none */
 } acct_mine;
 
+/* A node's name, the same for the record's host and for counting nodes: Slurm's name for the node
+ * (SLURMD_NODENAME, in every task of a step) where there is one, else the host name. */
+static void acct_node_name(char *buf, size_t len)
+{
+    const char *slurm = getenv("SLURMD_NODENAME");
+    if (slurm && *slurm) {
+        snprintf(buf, len, "%s", slurm);
+    } else {
+        buf[0] = '\0';
+        gethostname(buf, len - 1);
+        buf[len - 1] = '\0';
+    }
+}
+
 /* FNV-1a's starting value: acct_hash(ACCT_HASH_START, text) hashes one text. */
 #define ACCT_HASH_START 1469598103934665603u
 
@@ -550,7 +564,7 @@ static void acct_write(const char *target, int size, int nodes, uint64_t wall_ns
         acct_say("the ranks do not count the same events (other settings or machines); no counters in the record");
     }
     char host[256] = "", exe[PATH_MAX] = "", user[256], job[512];
-    gethostname(host, sizeof host - 1);
+    acct_node_name(host, sizeof host);
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
     struct acct_record r;
@@ -558,6 +572,8 @@ static void acct_write(const char *target, int size, int nodes, uint64_t wall_ns
     r.has_start = 1;
     r.start = acct_mine.init_unix_ns / 1000000000;
     r.job = acct_job(host, r.start, job, sizeof job);
+    const char *step = getenv("SLURM_STEP_ID"); /* the step of srun's tasks; a batch script's is "batch" */
+    r.step = step && *step ? step : NULL;
     r.user = acct_user(user, sizeof user);
     r.exe = exe;
     r.host = host;
@@ -716,7 +732,7 @@ static void acct_finalize(const struct timespec *t0)
     if (size <= ACCT_GATHER_RANKS) {
         uint64_t me[2] = {acct_hash(ACCT_HASH_START, ""), acct_mine.wall_ns};
         char host[256] = "";
-        gethostname(host, sizeof host - 1);
+        acct_node_name(host, sizeof host);
         me[0] = acct_hash(me[0], host);
         rc = acct_wait(acct_mpi.igather(me, 2, MPI_UINT64_T, acct_ranks, 2, MPI_UINT64_T, 0, acct_comm, &request),
                        &request);

@@ -303,6 +303,10 @@ size_t acct_json(const struct acct_record *r, char *buf, size_t cap)
     out_string(&o, ACCT_SCHEMA);
     out_key(&o, "job");
     out_string(&o, r->job);
+    if (r->step) {
+        out_key(&o, "step");
+        out_string(&o, r->step);
+    }
     out_key(&o, "user");
     out_string(&o, r->user);
     out_key(&o, "exe");

@@ -33,6 +33,7 @@ struct acct_event {
 
 struct acct_record {
     const char *job, *user, *exe;
+    const char *step;           /* the job step (SLURM_STEP_ID); NULL: left out */
     const char *host, *mpi;     /* NULL: left out */
     int has_start;
     int64_t start, end;         /* Unix seconds */

@@ -59,6 +59,8 @@ int main(int argc, char **argv)
         }
         if (!strcmp(key, "job")) {
             r.job = unhex(a);
+        } else if (!strcmp(key, "step")) {
+            r.step = unhex(a);
         } else if (!strcmp(key, "user")) {
             r.user = unhex(a);
         } else if (!strcmp(key, "exe")) {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -108,11 +109,22 @@ class DryRunIT {
         Job job = Job.plan(Layout.current(), new Job.Request(List.of(srun.toString(), "-n", "2", OMPI_PINGPONG),
                 list, null, java.util.Optional.empty(), true), System.getenv());
         assertEquals(MpiRun.Impl.OPENMPI.id, job.impl().id());
-        assertEquals(List.of(srun.toString(), "--export=ALL,LD_PRELOAD=" + dispatcher(Impl.OPENMPI), "-n", "2",
-                OMPI_PINGPONG), job.command());
+        assertEquals(List.of(srun.toString(), "--export=ALL,LD_PRELOAD=" + dispatcher(Impl.OPENMPI), "--disable-status",
+                "-n", "2", OMPI_PINGPONG), job.command());
         assertEquals(Map.of("JPMPI_TOOLS_ENTRY", list), job.launcherEnv());
-        refused(Cli.run("run", "--", srun.toString(), "--export=NONE", "-n", "2", OMPI_PINGPONG), ExitCode.USAGE,
-                "--export");
+        // A user's own --export: jpmpi's variables joined into it, in its place (a comma value by name, from
+        // srun's environment); the program's own arguments are the program's.
+        for (List<String> theirs : List.of(List.of("--export=NONE,HOME"), List.of("--export", "NONE,HOME"))) {
+            List<String> command = new ArrayList<>(List.of(srun.toString(), "-n", "2"));
+            command.addAll(theirs);
+            command.addAll(List.of("--label", OMPI_PINGPONG, "--export=mine"));
+            Job merged = Job.plan(Layout.current(), new Job.Request(command, list, null, java.util.Optional.empty(),
+                    true), System.getenv());
+            assertEquals(List.of(srun.toString(), "--disable-status", "-n", "2", "--export=HOME,LD_PRELOAD="
+                    + dispatcher(Impl.OPENMPI)
+                    + ",JPMPI_TOOLS_ENTRY", "--label", OMPI_PINGPONG, "--export=mine"), merged.command());
+            assertEquals(Map.of("JPMPI_TOOLS_ENTRY", list), merged.launcherEnv());
+        }
     }
 
     @Test

@@ -99,10 +99,15 @@ class SlurmSiteIT {
 
     /**
      * The site's TaskProlog (the installation's share/jpmpi/site/jpmpi-task-prolog, through a
-     * two-line wrapper naming the accounting file, as a site writes it) in the cluster's
-     * slurm.conf; three jobs without jpmpi in them, MPICH under srun --mpi=pmi2 on 3 and on 2
-     * nodes, Open MPI under srun --mpi=pmix, each leave one record with their Slurm job id, nodes
-     * and ranks; a fourth that sets JPMPI_SITE_TOOLS=off leaves none.
+     * two-line wrapper naming the site's configuration, as a site writes it: tools = accounting and
+     * where records go) in the cluster's slurm.conf; jobs submitted together with no jpmpi in them:
+     * MPICH under srun --mpi=pmi2 on 3 and on 2 nodes, Open MPI under srun --mpi=pmix (a program that
+     * prints what it sees of the preload and exits 5), Python with mpi4py (Open MPI, MPI loaded at run
+     * time), a shell command and a Python script without MPI (exit 3); a user's own bin/jpmpi run
+     * --tools profile job; and an MPICH job that sets JPMPI_SITE_TOOLS=off. Each MPI job leaves one
+     * record with its Slurm job id, nodes and ranks (the profiled one a complete profile too), the
+     * opted-out and non-MPI ones none; every job's output and srun's exit status are those of the
+     * programs, with no line of jpmpi's.
      */
     @Test
     void taskPrologAccountsEveryJobButTheOptedOut() throws Exception {
@@ -112,30 +117,70 @@ class SlurmSiteIT {
                 "the test cluster's Slurm predates its TaskProlog hook: scripts/cluster.sh slurm-down, then run again");
         Path dir = jobDir("site-");
         Path accounting = dir.resolve("accounting.jsonl");
+        Path siteConf = Files.writeString(dir.resolve("site.conf"), "tools = accounting\nset JPMPI_ACCOUNTING_FILE = "
+                + accounting + "\n");
         Path site = slurmDir.resolve("task-prolog.site");
         Path prolog = Jpmpi.HOME.resolve(InstallLayout.SITE_TASK_PROLOG);
         assertTrue(Files.isExecutable(prolog), prolog::toString);
-        Files.writeString(site, "#!/bin/sh\nJPMPI_SITE_ACCOUNTING_FILE=" + accounting + " exec " + prolog + "\n");
+        Files.writeString(site, "#!/bin/sh\nJPMPI_SITE_CONFIG=" + siteConf + " exec " + prolog + "\n");
         Files.setPosixFilePermissions(site, PosixFilePermissions.fromString("rwxr-xr-x"));
         try {
-            // id -> {nodes, ranks}; the opted-out job apart.
+            // id -> {nodes, ranks}; the jobs that leave no record apart.
             Map<String, int[]> jobs = new LinkedHashMap<>();
             String mpich = Impl.MPICH.file("pingpong");
-            String openmpi = Impl.OPENMPI.file("pingpong");
+            String openmpi = Impl.OPENMPI.file("preloadenv");
+            String exit = "; echo srun-exit=$?";
             jobs.put(sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/mpich3-%j.out", "--wrap",
-                    "srun --mpi=pmi2 " + mpich + " 2")), new int[] {3, 6});
-            jobs.put(sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/openmpi3-%j.out", "--wrap",
-                    "srun --mpi=pmix " + openmpi + " 2")), new int[] {3, 6});
+                    "srun --mpi=pmi2 " + mpich + " 2" + exit)), new int[] {3, 6});
+            String openmpiJob = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/openmpi3-%j.out", "--wrap",
+                    "srun --mpi=pmix " + openmpi + " 5" + exit));
+            jobs.put(openmpiJob, new int[] {3, 6});
             jobs.put(sbatch(Map.of(), List.of("-N2", "-n4", "-o", dir + "/mpich2-%j.out", "--wrap",
-                    "srun --mpi=pmi2 " + mpich + " 2")), new int[] {2, 4});
+                    "srun --mpi=pmi2 " + mpich + " 2" + exit)), new int[] {2, 4});
+            String python = sbatch(Map.of(), List.of("-N2", "-n2", "-o", dir + "/mpi4py-%j.out", "--wrap",
+                    "srun --mpi=pmix " + PreloadIT.PYTHON + " " + PreloadIT.MPI4PY_SCRIPT + exit));
+            jobs.put(python, new int[] {2, 2});
+            Path output = dir.resolve("profile");
+            String profiled = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/profiled-%j.out", "--wrap",
+                    Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools profile --output " + output
+                            + " -- srun --mpi=pmi2 " + mpich + " 2" + exit));
+            jobs.put(profiled, new int[] {3, 6});
+            List<String> noRecord = new ArrayList<>();
             String optedOut = sbatch(Map.of("JPMPI_SITE_TOOLS", "off"), List.of("-N3", "-n6", "-o",
-                    dir + "/off-%j.out", "--wrap", "srun --mpi=pmi2 " + mpich + " 2"));
+                    dir + "/off-%j.out", "--wrap", "srun --mpi=pmi2 " + mpich + " 2" + exit));
+            noRecord.add(optedOut);
+            String shell = sbatch(Map.of(), List.of("-N3", "-n3", "-o", dir + "/shell-%j.out", "--wrap",
+                    "srun /bin/sh -c 'echo shell task $SLURM_PROCID; exit 3'" + exit));
+            noRecord.add(shell);
+            String script = sbatch(Map.of(), List.of("-N1", "-n1", "-o", dir + "/python-%j.out", "--wrap",
+                    "srun " + PreloadIT.PYTHON + " -c 'import sys; print(\"python without MPI\"); sys.exit(3)'" + exit));
+            noRecord.add(script);
             List<String> ids = new ArrayList<>(jobs.keySet());
-            ids.add(optedOut);
+            ids.addAll(noRecord);
             Map<String, String> ended = awaitEnd(ids);
             String outputs = outputs(dir);
             for (String id : ids) {
                 assertTrue(ended.get(id).startsWith("COMPLETED "), () -> id + ": " + ended + "\n" + outputs);
+            }
+            // What the programs printed and srun's status, as without jpmpi; nothing of jpmpi's.
+            for (String id : ids) {
+                String out = output(dir, id);
+                String expected = id.equals(openmpiJob) || id.equals(shell) || id.equals(script) ? "5" : "0";
+                expected = id.equals(shell) || id.equals(script) ? "3" : expected;
+                assertTrue(out.contains("srun-exit=" + expected + "\n"), () -> id + ":\n" + out);
+                assertFalse(out.contains("jpmpi:") && !id.equals(profiled), () -> id + ":\n" + out);
+            }
+            assertEquals(3, output(dir, shell).lines().filter(l -> l.startsWith("shell task ")).count(), outputs);
+            assertTrue(output(dir, script).contains("python without MPI\n"), outputs);
+            assertEquals(2, output(dir, python).lines().filter(l -> l.matches("mpi4py rank [01]: ok")).count(), outputs);
+            String openmpiOut = output(dir, openmpiJob);
+            Path dispatcher = Jpmpi.HOME.resolve("lib/openmpi/libmpiprofilesupport.so");
+            for (int rank = 0; rank < ClusterIT.RANKS; rank++) {
+                String head = "preloadenv rank " + rank + ": ";
+                assertTrue(openmpiOut.contains(head + "LD_PRELOAD=" + Jpmpi.HOME.resolve(InstallLayout.PRELOAD)
+                        + " saved=unset\n"), openmpiOut);
+                assertEquals(1, openmpiOut.lines().filter(l -> l.startsWith(head + "dispatcher ")).count(), openmpiOut);
+                assertTrue(openmpiOut.contains(head + "dispatcher " + dispatcher + "\n"), openmpiOut);
             }
             List<String> lines = Files.exists(accounting) ? Files.readAllLines(accounting) : List.of();
             Map<String, AccountingRecord> byJob = new TreeMap<>();
@@ -145,7 +190,7 @@ class SlurmSiteIT {
                 byJob.put(a.job(), a);
             }
             assertEquals(new TreeSet<>(jobs.keySet()), byJob.keySet(),
-                    () -> "opted out: " + optedOut + "\n" + lines + "\n" + ended + "\n" + outputs);
+                    () -> "without a record: " + noRecord + "\n" + lines + "\n" + ended + "\n" + outputs);
             jobs.forEach((id, shape) -> {
                 AccountingRecord a = byJob.get(id);
                 assertEquals(shape[0], a.nodes(), () -> id + ": " + a);
@@ -153,8 +198,188 @@ class SlurmSiteIT {
                 String nodes = ended.get(id).split(" ")[1];
                 assertEquals(shape[0] == 3 ? "jpn[1-3]" : "jpn[1-2]", nodes, () -> id + ": " + ended);
             });
+            assertTrue(byJob.get(python).exe().contains("python3"), byJob.get(python)::toString);
+            assertFalse(byJob.get(profiled).sampled(), "counted: the user's profile recorder above the site's level");
+            Profile p = ProfileJson.read(output.resolve("profile.json"));
+            assertFalse(p.partial(), p::toString);
+            assertEquals(ClusterIT.RANKS, p.rankRows().size(), p::toString);
+            assertEquals(profiled, p.job().id(), "the job id");
         } finally {
             Files.deleteIfExists(site);
+        }
+    }
+
+    /**
+     * Outputs of their own for every step and array task, with the site's TaskProlog on: a job
+     * (2 nodes, 4 tasks) whose script starts two {@code bin/jpmpi run --tools profile -- srun
+     * --exact -n2} steps at once, in the same directory, with no --output; and an array job of two
+     * tasks, each {@code jpmpi run --tools profile -- srun}. Each jpmpi run makes its own directory
+     * named after the job (array: Slurm's {@code <array job>_<task>}) with a complete profile.json of
+     * its 2 ranks; the site's records name the two steps of the first job apart (steps 0 and 1) and
+     * each array task its own job.
+     */
+    @Test
+    void stepsAndArrayTasksHaveOutputsOfTheirOwn() throws Exception {
+        Path dir = jobDir("steps-");
+        Path accounting = dir.resolve("accounting.jsonl");
+        Path siteConf = Files.writeString(dir.resolve("site.conf"), "tools = accounting\nset JPMPI_ACCOUNTING_FILE = "
+                + accounting + "\n");
+        Path site = slurm().slurmConf().getParent().resolve("task-prolog.site");
+        Files.writeString(site, "#!/bin/sh\nJPMPI_SITE_CONFIG=" + siteConf + " exec "
+                + Jpmpi.HOME.resolve(InstallLayout.SITE_TASK_PROLOG) + "\n");
+        Files.setPosixFilePermissions(site, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try {
+            String run = Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools profile -- srun --mpi=pmi2 ";
+            String pingpong = Impl.MPICH.file("pingpong") + " 2";
+            Path steps = Files.createDirectories(dir.resolve("steps"));
+            String two = sbatch(Map.of(), List.of("-N2", "-n4", "-D", steps.toString(), "-o", dir + "/steps-%j.out",
+                    "--wrap", run + "--exact -N1 -n2 " + pingpong + " & " + run + "--exact -N1 -n2 " + pingpong
+                            + " & wait"));
+            Path arrays = Files.createDirectories(dir.resolve("array"));
+            String array = sbatch(Map.of(), List.of("--array=1-2", "-N1", "-n2", "-D", arrays.toString(), "-o",
+                    dir + "/array-%A_%a.out", "--wrap", run + "-n2 " + pingpong));
+            Map<String, String> ended = awaitEnd(List.of(two, array + "_1", array + "_2"));
+            String outputs = outputs(dir);
+            ended.forEach((id, state) -> assertTrue(state.startsWith("COMPLETED "), () -> ended + "\n" + outputs));
+
+            List<Path> stepDirs = profiles(steps);
+            assertEquals(2, stepDirs.size(), () -> stepDirs + "\n" + outputs);
+            for (Path d : stepDirs) {
+                assertTrue(d.getFileName().toString().startsWith("jpmpi-" + two + "-"), d::toString);
+            }
+            List<Path> taskDirs = profiles(arrays);
+            assertEquals(List.of("jpmpi-" + array + "_1-", "jpmpi-" + array + "_2-"),
+                    taskDirs.stream().map(d -> d.getFileName().toString().replaceAll("[0-9]{8}-[0-9]{6}.*$", "")).toList(),
+                    () -> taskDirs + "\n" + outputs);
+            for (Path d : concat(stepDirs, taskDirs)) {
+                Profile p = ProfileJson.read(d.resolve("profile.json"));
+                assertFalse(p.partial(), () -> d + ": " + p);
+                assertEquals(2, p.rankRows().size(), () -> d + ": " + p);
+            }
+
+            List<AccountingRecord> records = new ArrayList<>();
+            for (String line : Files.readAllLines(accounting)) {
+                records.add(AccountingRecord.parse(line));
+            }
+            assertEquals(List.of("0", "1"), records.stream().filter(r -> r.job().equals(two)).map(AccountingRecord::step)
+                    .sorted().toList(), records::toString);
+            assertEquals(4, records.size(), records::toString);
+            assertEquals(2, records.stream().filter(r -> !r.job().equals(two)).map(AccountingRecord::job).distinct()
+                    .count(), records::toString);
+        } finally {
+            Files.deleteIfExists(site);
+        }
+    }
+
+    /** The directories with a profile.json in {@code dir}, by name. */
+    static List<Path> profiles(Path dir) throws Exception {
+        try (var files = Files.list(dir)) {
+            return files.filter(d -> Files.isRegularFile(d.resolve("profile.json"))).sorted().toList();
+        }
+    }
+
+    static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /**
+     * Stopping jpmpi run under srun (bin/jpmpi run --tools profile -- srun --mpi=pmi2 hold 600, MPICH,
+     * 6 ranks on 3 hosts, the batch script {@code exec}s it): by {@code sbatch --signal=B:TERM@10}
+     * before a one-minute time limit, and by {@code scancel --batch --signal=TERM} once every rank is
+     * up. jpmpi passes srun one SIGINT (srun runs with --disable-status), srun passes it to the tasks,
+     * every rank writes its dump and ends, and jpmpi merges the partial profile of all 6 ranks, each
+     * ended by SIGINT. A third job passes its own {@code --export=NONE,...} to srun, which jpmpi run
+     * joins with its variables: a complete profile.
+     */
+    @Test
+    void stoppingJpmpiRunUnderSrunLeavesEveryRanksFigures() throws Exception {
+        Path dir = jobDir("stop-");
+        String run = "exec " + Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools profile --output ";
+        String hold = " -- srun --mpi=pmi2 " + Impl.MPICH.file("hold") + " 600";
+        String limit = sbatch(Map.of(), List.of("-N3", "-n6", "--time=1", "--signal=B:TERM@10", "-o",
+                dir + "/limit-%j.out", "--wrap", run + dir.resolve("limit") + hold));
+        String told = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/told-%j.out", "--wrap",
+                run + dir.resolve("told") + hold));
+        String export = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/export-%j.out", "--wrap",
+                run + dir.resolve("export") + " -- srun --export=NONE,HOME --mpi=pmi2 " + Impl.MPICH.file("pingpong")
+                        + " 2"));
+        // scancel once the 6 ranks of `told` are up
+        for (int i = 0; i < WAIT_S && ready(dir, told) < ClusterIT.RANKS; i++) {
+            Thread.sleep(1000);
+        }
+        slurm().run(slurm().hosts().get(0), Map.of(), List.of("scancel", "--batch", "--signal=TERM", told))
+                .assertSuccess();
+        Map<String, String> ended = awaitEnd(List.of(limit, told, export));
+        String outputs = outputs(dir);
+        for (String name : List.of("limit", "told")) {
+            Profile p = ProfileJson.read(dir.resolve(name).resolve("profile.json"));
+            assertTrue(p.partial(), () -> name + ": " + p + "\n" + outputs);
+            assertEquals(ClusterIT.RANKS, p.rankRows().size(), () -> name + "\n" + outputs);
+            List<String> expected = new ArrayList<>();
+            for (int rank = 0; rank < ClusterIT.RANKS; rank++) {
+                expected.add("rank " + rank + ": signal 2 (SIGINT)");
+            }
+            assertEquals(expected, p.partialReasons(), () -> name + "\n" + outputs);
+        }
+        assertTrue(ended.get(export).startsWith("COMPLETED "), () -> ended + "\n" + outputs);
+        Profile p = ProfileJson.read(dir.resolve("export").resolve("profile.json"));
+        assertFalse(p.partial(), outputs);
+        assertEquals(ClusterIT.RANKS, p.rankRows().size(), outputs);
+    }
+
+    /**
+     * The by-hand srun forms (no jpmpi run) of native-stubs/README.md, MPICH on 3 hosts: the entry
+     * list in srun's environment and only the dispatcher in --export gives the profile; the list
+     * inside --export, which srun cuts at its comma, leaves the ranks only "v", which rank 0 says in
+     * one line (and the job runs as without tools).
+     */
+    @Test
+    void bySrunByHandTheListSurvivesOrTheCutIsSaid() throws Exception {
+        Path dir = jobDir("byhand-");
+        String dispatcher = Jpmpi.HOME.resolve("lib/mpich/libmpiprofilesupport.so").toString();
+        String recorder = Jpmpi.HOME.resolve("lib/mpich/libjpmpi-profile.so").toString();
+        String pingpong = Impl.MPICH.file("pingpong") + " 2";
+        Path output = dir.resolve("profile");
+        String good = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/good-%j.out", "--wrap",
+                "export JPMPI_TOOLS_ENTRY=" + recorder + " JPMPI_OUTPUT_DIR=" + output + "; srun --mpi=pmi2 --export=ALL,"
+                        + "LD_PRELOAD=" + dispatcher + " " + pingpong));
+        String cut = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/cut-%j.out", "--wrap",
+                "srun --mpi=pmi2 --export=ALL,LD_PRELOAD=" + dispatcher + ",JPMPI_TOOLS_ENTRY=v," + recorder + " "
+                        + pingpong));
+        Map<String, String> ended = awaitEnd(List.of(good, cut));
+        String outputs = outputs(dir);
+        ended.forEach((id, state) -> assertTrue(state.startsWith("COMPLETED "), () -> ended + "\n" + outputs));
+        // the recorder's figures of every rank: profile.json where the ranks write it, else their dumps
+        // (jpmpi report merges them)
+        if (Files.exists(output.resolve("profile.json"))) {
+            assertEquals(ClusterIT.RANKS, ProfileJson.read(output.resolve("profile.json")).rankRows().size(), outputs);
+        } else {
+            for (int rank = 0; rank < ClusterIT.RANKS; rank++) {
+                assertTrue(Files.isRegularFile(output.resolve("ranks/rank-" + rank + ".bin")), output + "\n" + outputs);
+            }
+        }
+        String said = "jpmpi: JPMPI_TOOLS_ENTRY='v' names no tool, only keywords: cut at a comma by srun --export?";
+        assertEquals(1, output(dir, cut).lines().filter(l -> l.startsWith(said)).count(), outputs);
+        assertTrue(output(dir, cut).contains("pingpong result: ranks=6"), outputs);
+    }
+
+    /** How many ranks of hold job {@code id} have said they are ready (0 before its output is there). */
+    static long ready(Path dir, String id) throws Exception {
+        try (var files = Files.list(dir)) {
+            if (files.noneMatch(p -> p.getFileName().toString().endsWith("-" + id + ".out"))) {
+                return 0;
+            }
+        }
+        return output(dir, id).lines().filter(l -> l.contains(" ready pid ")).count();
+    }
+
+    /** The output file of job {@code id} in {@code dir}. */
+    static String output(Path dir, String id) throws Exception {
+        try (var files = Files.list(dir)) {
+            Path f = files.filter(p -> p.getFileName().toString().endsWith("-" + id + ".out")).findFirst().orElseThrow();
+            return Files.readString(f);
         }
     }
 

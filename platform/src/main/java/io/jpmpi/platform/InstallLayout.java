@@ -11,6 +11,7 @@ package io.jpmpi.platform;
  * lib/&lt;mpi&gt;/libmpiprofilesupport.so         the dispatcher per MPI, the built-in C levels beside it
  * lib/stub/libmpiprofilesupport.so           the do-nothing stub
  * lib/libjpmpi-rank-entry.so                 the modulefiles' way into a rank (LD_PRELOAD, any MPI)
+ * lib/libjpmpi-preload.so                    the one preload: brings in the dispatcher of a process's MPI
  * libexec/jpmpi/&lt;mpi&gt;/                      helper programs per MPI (mpit list's probe)
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
@@ -24,6 +25,7 @@ package io.jpmpi.platform;
  * share/modulefiles/jpmpi/                   module load jpmpi: Lmod (.lua) and Environment Modules (Tcl)
  * share/jpmpi/jpmpi.properties               version, and the JDK the installation was made for
  * share/doc/jpmpi/                           the documentation
+ * etc/jpmpi/site.conf                        a site's own (not shipped): tools every job gets
  * </pre>
  */
 public final class InstallLayout {
@@ -50,6 +52,10 @@ public final class InstallLayout {
     /** MODULEPATH's entry for {@code module load jpmpi}: jpmpi/&lt;version&gt;(.lua) below it. */
     public static final String MODULEFILES = "share/modulefiles";
     public static final String PROPERTIES = SHARE + "/jpmpi.properties";
+    /** The site's configuration: tools every job gets (profilers/accounting/ACCOUNTING.md, "Site tools"). */
+    public static final String SITE_CONFIG = "etc/jpmpi/site.conf";
+    /** The one preload a site puts into every process (native-stubs/README.md, "One preload"). */
+    public static final String PRELOAD = LIB + "/libjpmpi-preload.so";
     public static final String DOC = "share/doc/jpmpi";
 
     /** The jars of the ranks' Java runtime, in class-path order, in {@link #JAVA_RUNTIME}. */

@@ -89,6 +89,13 @@ public final class Settings {
                 "The entry list, top level first: C tool libraries (path/libx.so or a bare name), interceptor"
                         + " jars, keywords v, vv, fort, preload; the launcher also takes built-in tool names.",
                 "OMPI_MCA_ompi_tools_entry"));
+        s.add(new Setting("PRELOAD", "SAVED", Reader.DISPATCHER, "unset",
+                "Internal: set by the one preload (lib/libjpmpi-preload.so) across the one time it executes an MPI"
+                        + " program again with its dispatcher; the new image restores LD_PRELOAD from it and unsets it.",
+                null));
+        s.add(new Setting("SITE", "CONFIG", Reader.DISPATCHER, "the installation's etc/jpmpi/site.conf, if there",
+                "The site's configuration file: tools every job gets below the job's own, settings for them, whether"
+                        + " a job may opt out (profilers/accounting/ACCOUNTING.md, \"Site tools\").", null));
         s.add(new Setting("JAVA", "HOME", Reader.DISPATCHER, "JAVA_HOME, then the installation's recorded JDK",
                 "The JDK (>= 22) whose libjvm.so the ranks start for Java levels.", "JAVA_HOME"));
         s.add(new Setting("JAVA", "CLASSPATH", Reader.DISPATCHER, "the installation's share/jpmpi/java/runtime",
@@ -144,14 +151,12 @@ public final class Settings {
                         + " the profile tool's recorder is listed too (every call counted and timed).", null));
         // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
         String[][] site = {
-            {"TOOLS", "on", "off: the site's TaskProlog (or the modulefile's rank agent) leaves the job's ranks"
-                    + " alone (no accounting tool for this job). In the job's environment (sbatch and srun pass"
-                    + " it on; mpirun -x)."},
-            {"ACCOUNTING_FILE", "unset: the TaskProlog does nothing; the modulefile: syslog",
-                "The ranks' JPMPI_ACCOUNTING_FILE: set by the site's wrapper around the TaskProlog; read by the"
-                        + " modulefile when it is loaded."},
-            {"MPI", "none", "Set by the site's wrapper: openmpi or mpich, the dispatcher for steps whose srun --mpi"
-                    + " names no MPI (pmi2 is MPICH's, pmix Open MPI's)."}};
+            {"TOOLS", "on", "off: the job opts out of the site's tools where the site allows it (site.conf's"
+                    + " opt-out; the TaskProlog, the modulefile's rank agent and the dispatcher honour it). In the"
+                    + " job's environment (sbatch and srun pass it on; mpirun -x)."},
+            {"ACCOUNTING_FILE", "syslog",
+                "The ranks' JPMPI_ACCOUNTING_FILE under the modulefile, read when it is loaded (the TaskProlog's"
+                        + " tools take theirs from the site configuration's set lines)."}};
         for (String[] k : site) {
             s.add(new Setting("SITE", k[0], Reader.SITE, k[1], k[2], null));
         }

@@ -14,7 +14,8 @@ import java.util.Optional;
  * The launcher a job is started with, what MPI it belongs to, and how it passes a variable to the
  * ranks only: Open MPI {@code -x NAME=VALUE}, MPICH's hydra {@code -genv NAME VALUE}, Slurm
  * {@code --export=ALL,NAME=VALUE} (a value with a comma, which --export cannot carry, goes into
- * srun's own environment instead, which ALL then forwards; srun itself reads none of jpmpi's).
+ * srun's own environment instead, which ALL then forwards; srun itself reads none of jpmpi's),
+ * joined with the user's own --export where there is one ({@link SrunExport}).
  */
 public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl) {
     public enum Kind {
@@ -113,11 +114,11 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
                 out.add(v);
             });
             case SLURM -> {
-                for (String a : command) {
-                    if (a.startsWith("--export")) {
-                        throw new JpmpiException(ExitCode.USAGE, "srun " + a + ": jpmpi run passes its variables with"
-                                + " --export=ALL,...; leave --export out and set variables in the environment");
-                    }
+                Optional<SrunExport.Found> theirs = SrunExport.find(grammar(), command);
+                if (theirs.isPresent()) {
+                    List<String> merged = new ArrayList<>(SrunExport.merge(command, theirs.get(), vars, own));
+                    merged.add(1, SrunExport.DISABLE_STATUS);
+                    return new Rewritten(merged, own);
                 }
                 StringBuilder export = new StringBuilder("--export=ALL");
                 vars.forEach((k, v) -> {
@@ -128,6 +129,7 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
                     }
                 });
                 out.add(export.toString());
+                out.add(SrunExport.DISABLE_STATUS);
             }
         }
         out.addAll(command.subList(1, command.size()));

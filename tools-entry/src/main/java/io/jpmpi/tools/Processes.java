@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /** Starting the commands jpmpi wraps. */
 public final class Processes {
+    /** How long srun gets to end after a Ctrl-C of its own before jpmpi sends it SIGINT (srun: > 1 s). */
+    static final long SECOND_INTERRUPT_MS = 1500;
     /** How long a launcher gets to take its job down after SIGTERM before it is killed. */
     static final long TERM_GRACE_SECONDS = 20;
     /** How long jpmpi, told to stop, waits for the work after the job (merging the ranks' dumps). */
@@ -35,9 +37,19 @@ public final class Processes {
      */
     public static int runForeground(List<String> command, Map<String, String> extraEnv, Runnable after)
             throws JpmpiException {
+        return runForeground(command, extraEnv, after, false);
+    }
+
+    /**
+     * As {@link #runForeground(List, Map, Runnable)}; with {@code interruptFirst} (srun started with
+     * --disable-status) jpmpi's stop is first one SIGINT to the launcher, which passes it to the ranks
+     * (each writes its figures and ends), and SIGTERM only if it is still there after the grace period.
+     */
+    public static int runForeground(List<String> command, Map<String, String> extraEnv, Runnable after,
+                                    boolean interruptFirst) throws JpmpiException {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().putAll(extraEnv);
-        return waitForwarding(start(pb, command), after);
+        return waitForwarding(start(pb, command), after, interruptFirst);
     }
 
     /** Runs {@code command} with its output in files; at most {@code seconds}; returns its exit status or -1. */
@@ -94,9 +106,12 @@ public final class Processes {
         }
     }
 
-    private static int waitForwarding(Process p, Runnable after) {
+    private static int waitForwarding(Process p, Runnable after, boolean interruptFirst) {
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            if (interruptFirst) {
+                interrupt(p);
+            }
             stop(p);
             try {
                 finished.await(AFTER_SECONDS, TimeUnit.SECONDS); // the JVM ends when this hook returns
@@ -124,6 +139,26 @@ public final class Processes {
             // jpmpi is being stopped: the hook has waited for what came after the job
         }
         return rc;
+    }
+
+    /**
+     * SIGINT to the launcher, then at most the grace period for it to end. Not at once: a Ctrl-C at a
+     * terminal reaches the launcher too, and srun takes a second SIGINT within a second as "kill the
+     * tasks"; what has ended by then needs nothing more.
+     */
+    static void interrupt(Process p) {
+        try {
+            if (p.waitFor(SECOND_INTERRUPT_MS, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+            new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            p.waitFor(TERM_GRACE_SECONDS, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no kill(1): the launcher gets SIGTERM below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** SIGTERM to the launcher, then SIGKILL to whatever of its tree is left after the grace period. */

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,8 +79,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Path out = output;
         if (out == null && usesProfile(list) && Settings.OUTPUT_DIR.value(ctx.env()).isEmpty()) {
-            out = freshDirectory(Path.of(""), "jpmpi-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                    .format(LocalDateTime.now()), dryRun);
+            out = freshDirectory(Path.of(""), OutputName.of(ctx.env(), LocalDateTime.now()), dryRun);
         }
         Path made = output == null && !dryRun ? out : null;
         Job job;
@@ -114,7 +112,7 @@ public final class RunCommand implements Callable<Integer> {
                 if (dir != null && !removeIfEmpty(made, true)) {
                     ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
                 }
-            });
+            }, job.launcher().kind() == Launcher.Kind.SLURM);
         } catch (JpmpiException e) {
             removeIfEmpty(made, false);
             throw e;

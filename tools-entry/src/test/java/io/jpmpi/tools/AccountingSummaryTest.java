@@ -120,6 +120,21 @@ class AccountingSummaryTest {
         assertTrue(j.get("periods").get(0).get("mpi_pct").isNumber(), r::describe);
     }
 
+    /** Two steps of one job that started in the same second are two records, the same step twice one. */
+    @Test
+    void stepsOfOneJobCountApart() throws IOException {
+        var first = Month.records().getFirst();
+        String step0 = first.toJson().replace("\"job\":\"" + first.job() + "\",", "\"job\":\"" + first.job() + "\",\"step\":\"0\",");
+        String step1 = step0.replace("\"step\":\"0\"", "\"step\":\"1\"");
+        Path f = Files.writeString(dir.resolve("steps.jsonl"), step0 + "\n" + step1 + "\n" + step1 + "\n");
+        Cli r = Cli.run("accounting", "summary", "--json", f.toString());
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals(List.of(f + ":3: job " + first.job() + " step 1 that started at " + first.start()
+                + " is counted already", "accounting summary: 1 line skipped (not jpmpi-accounting-1 records)"),
+                r.err().lines().toList());
+        assertEquals(2, new ObjectMapper().readTree(r.out()).get("records").asInt(), r::describe);
+    }
+
     /**
      * A time no job ran at (year 1000000000) is a skipped line, not the end of the summary; a user
      * name with terminal escapes and a bidirectional override reaches the table and the messages

@@ -160,6 +160,23 @@ class CommandLineTest {
         assertTrue(r.out().contains("JPMPI_OUTPUT_DIR           unset (default: a new jpmpi-<job> directory)"), r::describe);
     }
 
+    /** config ends with the tools a job started here gets: the job's list, then the site's and whether it opts out. */
+    @Test
+    void configSaysWhichListCameFromWhere(@TempDir Path dir) throws IOException {
+        Path site = Files.writeString(dir.resolve("site.conf"), "tools = accounting\nopt-out = forbidden\n"
+                + "set JPMPI_ACCOUNTING_FILE = syslog\n");
+        Cli r = Cli.run(Map.of("JPMPI_TOOLS_ENTRY", "profile", "JPMPI_SITE_CONFIG", site.toString(),
+                "JPMPI_SITE_TOOLS", "off"), "config");
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(r.out().contains("  the job's:  profile  (from JPMPI_TOOLS_ENTRY)\n"), r::describe);
+        assertTrue(r.out().contains("  the site's: accounting  (below the job's, from " + site
+                + "; kept: the site forbids opting out (JPMPI_SITE_TOOLS ignored))\n"), r::describe);
+        assertTrue(r.out().contains("set JPMPI_ACCOUNTING_FILE=syslog"), r::describe);
+        Files.writeString(site, "tool = accounting\n");
+        Cli bad = Cli.run(Map.of("JPMPI_SITE_CONFIG", site.toString()), "config");
+        assertTrue(bad.out().contains("  the site's: none, site configuration " + site + ":1: unknown key"), bad::describe);
+    }
+
     @Test
     void configNamesAFallbackAsTheVariableItIs() {
         Cli r = Cli.run(Map.of("JPMPI_JAVA_HOME", "", "JAVA_HOME", "/opt/some-jdk"), "config");

@@ -34,6 +34,7 @@ public final class SettingsHeaderEmitter {
         b.append("#define JPMPI_LAYOUT_LIB_DEPTH ").append(InstallLayout.LIB_DEPTH).append('\n');
         define(b, "JPMPI_LAYOUT_RUNTIME", InstallLayout.JAVA_RUNTIME);
         define(b, "JPMPI_LAYOUT_PROPERTIES", InstallLayout.PROPERTIES);
+        define(b, "JPMPI_LAYOUT_SITE_CONFIG", InstallLayout.SITE_CONFIG);
         define(b, "JPMPI_LAYOUT_JAVA_HOME_KEY", InstallLayout.JAVA_HOME_KEY);
         define(b, "JPMPI_LAYOUT_AOT_INFO_SUFFIX", InstallLayout.AOT_INFO_SUFFIX);
         define(b, "JPMPI_LAYOUT_AOT_JAVA_HOME_KEY", InstallLayout.AOT_JAVA_HOME_KEY);

@@ -192,7 +192,7 @@ public final class CollectCommand implements Callable<Integer> {
         }
         AccountingRecord stamped = new AccountingRecord(r.job(), user.getName(), r.exe(), r.host(), r.mpi(), r.start(),
                 r.end(), r.wallS(), r.ranks(), r.nodes(), r.coreH(), r.mpiPct(), r.top(), r.hwc(), r.acctMs(),
-                r.samples());
+                r.samples(), r.step());
         byte[] bytes = (stamped.toJson() + "\n").getBytes(StandardCharsets.UTF_8);
         Set<OpenOption> how = Set.of(StandardOpenOption.WRITE, StandardOpenOption.APPEND, StandardOpenOption.CREATE,
                 LinkOption.NOFOLLOW_LINKS);

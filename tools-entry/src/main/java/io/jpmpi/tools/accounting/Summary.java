@@ -124,8 +124,9 @@ public final class Summary {
      * appended twice, or two files that hold it).
      */
     public String add(AccountingRecord r) {
-        if (!seen.add(r.job() + "\0" + r.start())) {
-            return "job " + r.job() + " that started at " + r.start() + " is counted already";
+        if (!seen.add(r.job() + "\0" + r.step() + "\0" + r.start())) {
+            return "job " + r.job() + (r.step() == null ? "" : " step " + r.step()) + " that started at " + r.start()
+                    + " is counted already";
         }
         if (since != null && r.end().isBefore(since)) {
             before++;

@@ -56,6 +56,9 @@ class AccountingLineTest {
     static String input(AccountingRecord r, List<Fn> functions) {
         StringBuilder b = new StringBuilder();
         b.append("job\t").append(hex(r.job())).append('\n');
+        if (r.step() != null) {
+            b.append("step\t").append(hex(r.step())).append('\n');
+        }
         b.append("user\t").append(hex(r.user())).append('\n');
         b.append("exe\t").append(hex(r.exe())).append('\n');
         b.append("host\t").append(hex(r.host())).append('\n');
@@ -117,6 +120,21 @@ class AccountingLineTest {
         same(record("4242", "alice", "/apps/cg \"x\" \\ y", 3600.00049, 4, 12.3456, functions,
                 new AccountingRecord.Hwc(true, ev), 3.26), functions);
         same(record("j", "u", "/x", 0, 1, 0, List.of(), new AccountingRecord.Hwc(false, ev), 0), List.of());
+    }
+
+    /** A record of a job step (Slurm's SLURM_STEP_ID): "step" after "job", written and read back alike. */
+    @Test
+    void theStepFollowsTheJob() throws Exception {
+        List<Fn> functions = List.of(new Fn("MPI_Allreduce", 0.25, 20));
+        AccountingRecord r = record("4242", "alice", "/apps/x", 2, 6, 10, functions, null, 0.3);
+        AccountingRecord step = new AccountingRecord(r.job(), r.user(), r.exe(), r.host(), r.mpi(), r.start(), r.end(),
+                r.wallS(), r.ranks(), r.nodes(), r.coreH(), r.mpiPct(), r.top(), r.hwc(), r.acctMs(), r.samples(), "1");
+        assertTrue(step.toJson().startsWith("{\"schema\":\"jpmpi-accounting-1\",\"job\":\"4242\",\"step\":\"1\",\"user\""),
+                step.toJson());
+        String out = acctfmt(input(step, functions));
+        assertEquals("dropped=0\n" + step.toJson() + "\n", out);
+        assertEquals("1", AccountingRecord.parse(out.substring(out.indexOf('\n') + 1).stripTrailing()).step());
+        assertEquals(null, AccountingRecord.parse(r.toJson()).step(), "no step: no key");
     }
 
     /**

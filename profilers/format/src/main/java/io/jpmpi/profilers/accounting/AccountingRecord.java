@@ -43,10 +43,11 @@ import java.util.Objects;
  * @param acctMs  what the accounting tool itself took at MPI_Finalize on rank 0 (ms), or NaN
  * @param samples sampled records: the samples (over the ranks) MPI % and top come from, whose
  *                top has no calls; -1 for counted ones (every call counted and timed)
+ * @param step    the job step the record is of (Slurm's SLURM_STEP_ID), or null where none is named
  */
 public record AccountingRecord(String job, String user, String exe, String host, String mpi, Instant start,
                                Instant end, double wallS, int ranks, int nodes, double coreH, double mpiPct,
-                               List<Top> top, Hwc hwc, double acctMs, long samples) {
+                               List<Top> top, Hwc hwc, double acctMs, long samples, String step) {
     public static final String SCHEMA = "jpmpi-accounting-1";
     /**
      * The most bytes of a record, line end included: what a pipe or a FIFO takes whole (PIPE_BUF).
@@ -70,6 +71,13 @@ public record AccountingRecord(String job, String user, String exe, String host,
         if (samples < -1) {
             throw new IllegalArgumentException("samples " + samples);
         }
+    }
+
+    /** A record of no named step. */
+    public AccountingRecord(String job, String user, String exe, String host, String mpi, Instant start, Instant end,
+                            double wallS, int ranks, int nodes, double coreH, double mpiPct, List<Top> top, Hwc hwc,
+                            double acctMs, long samples) {
+        this(job, user, exe, host, mpi, start, end, wallS, ranks, nodes, coreH, mpiPct, top, hwc, acctMs, samples, null);
     }
 
     /** A counted record (every call counted and timed): no samples. */
@@ -123,6 +131,9 @@ public record AccountingRecord(String job, String user, String exe, String host,
             g.writeStartObject();
             g.writeStringField("schema", SCHEMA);
             g.writeStringField("job", job);
+            if (step != null) {
+                g.writeStringField("step", step);
+            }
             g.writeStringField("user", user);
             g.writeStringField("exe", exe);
             if (host != null) {
@@ -246,11 +257,13 @@ public record AccountingRecord(String job, String user, String exe, String host,
         Hwc hwc;
         double acctMs = Double.NaN;
         long samples = -1;
+        String step;
 
         void read(String name, JsonToken v, JsonParser p) throws IOException, FormatException {
             switch (name) {
                 case "schema" -> schema = text(name, v, p);
                 case "job" -> job = text(name, v, p);
+                case "step" -> step = text(name, v, p);
                 case "user" -> user = text(name, v, p);
                 case "exe" -> exe = text(name, v, p);
                 case "host" -> host = text(name, v, p);
@@ -298,7 +311,7 @@ public record AccountingRecord(String job, String user, String exe, String host,
             }
             agree();
             return new AccountingRecord(job, user, exe, host, mpi, start, end, wallS, ranks, nodes, coreH, mpiPct,
-                    top, hwc, acctMs, samples);
+                    top, hwc, acctMs, samples, step);
         }
 
         /**
