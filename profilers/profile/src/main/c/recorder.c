@@ -480,7 +480,14 @@ static int jp_world_model; /* MPI_Init or MPI_Init_thread has returned */
 static void jp_recording_starts(MPI_Comm all)
 {
     jp_first_env(jp_job_variables, jp_jobid, sizeof jp_jobid);
-    gethostname(jp_host, sizeof jp_host - 1);
+    /* the rank's node as the accounting record names it: Slurm's node name where there is one
+     * (SLURMD_NODENAME, in every task of a step), else the host name (PROFILE.md, profile.json's "hosts") */
+    const char *node = getenv("SLURMD_NODENAME");
+    if (node && *node) {
+        snprintf(jp_host, sizeof jp_host, "%s", node);
+    } else {
+        gethostname(jp_host, sizeof jp_host - 1);
+    }
     ssize_t n = readlink("/proc/self/exe", jp_exe, sizeof jp_exe - 1);
     jp_exe[n > 0 ? n : 0] = 0;
     jp_choose_outdir(all);
