@@ -119,11 +119,25 @@ static double jp_tick_rate(void)
 #endif
 }
 
+/* Where each section of this rank's snapshot starts, and its size. */
+struct jp_layout {
+    size_t names, stats, hist, matrix, size;
+};
+
+static struct jp_layout jp_layout(void)
+{
+    struct jp_layout l;
+    l.names = sizeof(struct jp_header);
+    l.stats = l.names + (size_t)JP_NFUNC * JP_NAME;
+    l.hist = l.stats + (size_t)JP_NFUNC * 6 * 8;
+    l.matrix = l.hist + (size_t)JP_NFUNC * JP_BUCKETS * 8;
+    l.size = l.matrix + (size_t)(jp_world_size > 0 ? jp_world_size : 0) * 16;
+    return l;
+}
+
 static size_t jp_snapshot_size(void)
 {
-    size_t matrix = jp_world_size > 0 ? (size_t)jp_world_size : 0;
-    return sizeof(struct jp_header) + (size_t)JP_NFUNC * JP_NAME + (size_t)JP_NFUNC * 6 * 8
-            + (size_t)JP_NFUNC * JP_BUCKETS * 8 + matrix * 16;
+    return jp_layout().size;
 }
 
 extern const char *const jp_names[JP_NFUNC];
@@ -356,25 +370,10 @@ void jp_dump(int state, int detail)
  * same library (same functions, buckets and world: checked), writes the snapshot out whole. A few
  * KiB a rank instead of ~190 KiB: across hosts (TCP) the difference was ~15 ms a rank here.
  */
-struct jp_layout {
-    size_t names, stats, hist, matrix, size;
-};
-
-static struct jp_layout jp_layout_of(size_t nfunc, size_t nbuckets, size_t ranks)
-{
-    struct jp_layout l;
-    l.names = sizeof(struct jp_header);
-    l.stats = l.names + nfunc * JP_NAME;
-    l.hist = l.stats + nfunc * 6 * 8;
-    l.matrix = l.hist + nfunc * nbuckets * 8;
-    l.size = l.matrix + ranks * 16;
-    return l;
-}
-
 /* The compact form of the whole snapshot `full` into `out` (at least as large); its size. */
 static size_t jp_compact(const char *full, char *out)
 {
-    struct jp_layout l = jp_layout_of(JP_NFUNC, JP_BUCKETS, (size_t)jp_world_size);
+    struct jp_layout l = jp_layout();
     size_t o = 0;
     memcpy(out, full, sizeof(struct jp_header));
     o += sizeof(struct jp_header);
@@ -413,7 +412,7 @@ static int jp_expand(const char *in, size_t n, char *full)
         || h->world_rank >= jp_world_size || h->world_rank == jp_world_rank) {
         return 0;
     }
-    struct jp_layout l = jp_layout_of(JP_NFUNC, JP_BUCKETS, (size_t)jp_world_size);
+    struct jp_layout l = jp_layout();
     memset(full, 0, l.size);
     memcpy(full, in, sizeof *h);
     for (int f = 0; f < JP_NFUNC; f++) {

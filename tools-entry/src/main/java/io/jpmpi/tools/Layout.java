@@ -113,7 +113,7 @@ public record Layout(Path home) {
 
     /** The profile tool's C level for {@code impl}. */
     public Path profileRecorder(MpiImpl impl) {
-        return nativeDir(impl.id()).resolve("libjpmpi-profile.so");
+        return nativeDir(impl.id()).resolve(Job.PROFILE_RECORDER);
     }
 
     /** The profile tool's Java level, its libraries in lib/ beside it. */

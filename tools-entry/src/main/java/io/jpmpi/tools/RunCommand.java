@@ -174,7 +174,7 @@ public final class RunCommand implements Callable<Integer> {
     private static boolean usesProfile(String list) {
         for (String item : list.split(",")) {
             String w = item.trim();
-            if (w.equals("profile") || w.endsWith("/libjpmpi-profile.so")) {
+            if (w.equals("profile") || w.endsWith("/" + Job.PROFILE_RECORDER)) {
                 return true;
             }
         }
