@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fenv.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,7 @@ static void jp_header(struct jp_header *h, int state, int detail)
     memcpy(h->host, jp_host, sizeof h->host);
     strncpy(h->impl, jp_impl, sizeof h->impl - 1);
     memcpy(h->jobid, jp_jobid, sizeof h->jobid);
+    memcpy(h->step, jp_step, sizeof h->step);
     memcpy(h->exe, jp_exe, sizeof h->exe);
 }
 
@@ -353,11 +355,11 @@ void jp_dump(int state, int detail)
 }
 
 /*
- * The figures of every rank of `all` (the world's processes, ranks as in the world) written by its
- * rank 0 alone: the other ranks send it their snapshots (state `state`), and it writes each as
+ * The figures of every rank of jp_own_comm (the world's processes, ranks as in the world) written by
+ * its rank 0 alone: the other ranks send it their snapshots (state `state`), and it writes each as
  * ranks/rank-R.bin, taking them in the order they come, with one buffer of one snapshot's size (the
  * size grows with the ranks only by the rank's matrix row). No rank but rank 0 needs the output
- * directory (PROFILE.md, "Where it is written"). Collective over `all`; returns 1 when rank 0
+ * directory (PROFILE.md, "Where it is written"). Collective; returns 1 when rank 0
  * took the figures (then no rank writes anything else), 0 when it cannot (it has no output
  * directory): then every rank writes its own, as before.
  */
@@ -460,19 +462,17 @@ static int jp_expand(const char *in, size_t n, char *full)
  * returns 1 when rank 0 took the figures (then no rank writes anything else), 0 when it cannot (it
  * has no output directory): then every rank writes its own, as before.
  */
-int jp_gather_dumps(MPI_Comm all, int state)
+int jp_gather_dumps(int state)
 {
-    MPI_Comm c;
-    if (PMPI_Comm_dup(all, &c) != MPI_SUCCESS) {
+    if (jp_own_comm == MPI_COMM_NULL) {
         return 0;
     }
+    MPI_Comm c = jp_own_comm;
     int me = 0, n = 1;
-    PMPI_Comm_rank(c, &me);
-    PMPI_Comm_size(c, &n);
+    jp_mpi.comm_rank(c, &me);
+    jp_mpi.comm_size(c, &n);
     int collecting = me == 0 && jp_dump_path[0] != 0;
-    PMPI_Bcast(&collecting, 1, MPI_INT, 0, c);
-    if (!collecting) {
-        PMPI_Comm_free(&c);
+    if (jp_own_bcast(&collecting, 1, MPI_INT) != 0 || !collecting) {
         return 0;
     }
     fenv_t fp;
@@ -485,23 +485,31 @@ int jp_gather_dumps(MPI_Comm all, int state)
     char *wire = buf ? malloc(cap) : NULL;
     if (me != 0) {
         /* an empty message if this rank has no figures to give (rank 0 then leaves its dump out,
-         * and a merge names it) */
+         * and a merge names it); a few KiB: the library sends it eagerly, the wait is short */
         struct jp_membuf m = {buf, 0, buf ? size : 0};
         int have = wire && !jp_ended && jp_emit(jp_mem_sink, &m, state, 0) == 0;
         size_t len = have ? jp_compact(buf, wire) : 0;
-        PMPI_Send(wire, (int)len, MPI_BYTE, 0, JP_GATHER_TAG, c);
+        MPI_Request request;
+        jp_own_wait(jp_mpi.isend(wire, (int)len, MPI_BYTE, 0, JP_GATHER_TAG, c, &request), &request);
     } else {
         jp_dump(state, 0);
+        /* in the order they come: a rank whose core is busy delays no other */
         for (int i = 1; i < n; i++) {
             MPI_Status st;
-            int count = 0;
-            PMPI_Probe(MPI_ANY_SOURCE, JP_GATHER_TAG, c, &st);
-            PMPI_Get_count(&st, MPI_BYTE, &count);
-            if (!wire || (size_t)count > cap) {
-                PMPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE); /* truncated: dropped */
+            int found = 0, count = 0;
+            int rc;
+            while ((rc = jp_mpi.iprobe(MPI_ANY_SOURCE, JP_GATHER_TAG, c, &found, &st)) == MPI_SUCCESS && !found) {
+                sched_yield();
+            }
+            if (rc != MPI_SUCCESS) {
+                break; /* the ranks not heard from are left out, and a merge names them */
+            }
+            jp_mpi.get_count(&st, MPI_BYTE, &count);
+            if (!wire || count < 0 || (size_t)count > cap) {
+                jp_mpi.recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE); /* truncated: dropped */
                 continue;
             }
-            PMPI_Recv(wire, count, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE);
+            jp_mpi.recv(wire, count, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE);
             if (!jp_expand(wire, (size_t)count, buf)) {
                 continue;
             }
@@ -513,7 +521,6 @@ int jp_gather_dumps(MPI_Comm all, int state)
     }
     free(wire);
     free(buf);
-    PMPI_Comm_free(&c);
     fesetenv(&fp);
     return 1;
 }

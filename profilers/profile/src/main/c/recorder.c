@@ -46,6 +46,7 @@ char jp_dump_path[PATH_MAX + 64];
 char jp_host[64];
 char jp_exe[256];
 char jp_jobid[64];
+char jp_step[8]; /* the job step (SLURM_STEP_ID) where it fits; profile.json's job.step */
 
 /* ---------------------------------------------------------------- threads */
 
@@ -201,12 +202,8 @@ static void jp_choose_outdir(MPI_Comm all)
         }
     }
     if (!(env && *env)) {
-        /* Every rank must agree: rank 0 broadcasts the name it chose (nothing of the application's is in flight yet). */
-        MPI_Comm c;
-        if (PMPI_Comm_dup(all, &c) == MPI_SUCCESS) {
-            PMPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, c);
-            PMPI_Comm_free(&c);
-        }
+        /* Every rank must agree: rank 0 broadcasts the name it chose */
+        jp_own_bcast(name, (int)sizeof name, MPI_CHAR);
     }
     name[sizeof name - 1] = 0;
     /*
@@ -218,11 +215,7 @@ static void jp_choose_outdir(MPI_Comm all)
     if (all == MPI_COMM_WORLD && PMPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent != MPI_COMM_NULL) {
         char sub[128];
         snprintf(sub, sizeof sub, "spawned-%.60s-%ld", jp_host, (long)getpid());
-        MPI_Comm c;
-        if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) == MPI_SUCCESS) {
-            PMPI_Bcast(sub, (int)sizeof sub, MPI_CHAR, 0, c);
-            PMPI_Comm_free(&c);
-        }
+        jp_own_bcast(sub, (int)sizeof sub, MPI_CHAR);
         sub[sizeof sub - 1] = 0;
         for (char *p = sub; *p; p++) {
             if (*p == '/' || *p == ' ') {
@@ -480,6 +473,11 @@ static int jp_world_model; /* MPI_Init or MPI_Init_thread has returned */
 static void jp_recording_starts(MPI_Comm all)
 {
     jp_first_env(jp_job_variables, jp_jobid, sizeof jp_jobid);
+    /* Slurm's step ids are numbers or "batch"/"extern": a longer one is left out, never cut */
+    const char *step = getenv("SLURM_STEP_ID");
+    if (step && strlen(step) < sizeof jp_step) {
+        memcpy(jp_step, step, strlen(step) + 1);
+    }
     /* the rank's node as the accounting record names it: Slurm's node name where there is one
      * (SLURMD_NODENAME, in every task of a step), else the host name (PROFILE.md, profile.json's "hosts") */
     const char *node = getenv("SLURMD_NODENAME");
@@ -490,6 +488,7 @@ static void jp_recording_starts(MPI_Comm all)
     }
     ssize_t n = readlink("/proc/self/exe", jp_exe, sizeof jp_exe - 1);
     jp_exe[n > 0 ? n : 0] = 0;
+    jp_own_start(all);
     jp_choose_outdir(all);
     const char *want = getenv(JPMPI_SETTING_PROFILE_OUTPUT);
     if (want && strcmp(want, "on") == 0) {
@@ -587,9 +586,10 @@ void jp_session_ending(void)
     }
     jp_end_ticks = jp_ticks();
     jp_on = 0;
-    if (!jp_level_writes && jp_gather_dumps(jp_session_comm, JP_FINALIZE)) {
+    if (!jp_level_writes && jp_gather_dumps(JP_FINALIZE)) {
         jp_ended = 1;
     }
+    jp_own_end();
     if (!jp_ended) {
         jp_ended = 1;
         jp_dump(JP_FINALIZE, 0);
@@ -645,11 +645,12 @@ JP_EXPORT int MPI_Finalize(void)
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Finalize, 0);
     jp_on = 0;
-    if (jp_initialized && !jp_level_writes && jp_gather_dumps(MPI_COMM_WORLD, JP_FINALIZE)) {
+    if (jp_initialized && !jp_level_writes && jp_gather_dumps(JP_FINALIZE)) {
         /* No Java level writes the profile (the profile tool alone: jpmpi run merges the dumps
          * rank 0 has just written, after the ranks exit) */
         jp_ended = 1;
     }
+    jp_own_end();
     int rc = PMPI_Finalize();
     if (!jp_ended) {
         /* The Java level failed, or rank 0 has no output directory: each rank keeps what it has. */

@@ -30,14 +30,41 @@ extern char jp_dump_path[PATH_MAX + 64];
 extern char jp_host[64];
 extern char jp_exe[256];
 extern char jp_jobid[64];
+extern char jp_step[8];
+
+/* rec_own.c: the recorder's own MPI calls, straight to the library (no level sees them), on a
+ * communicator of its own; every wait yields its core (MPI_Test + sched_yield). */
+struct jp_own_mpi {
+    int (*test)(MPI_Request *, int *, MPI_Status *);
+    int (*comm_idup)(MPI_Comm, MPI_Comm *, MPI_Request *);
+    int (*comm_set_errhandler)(MPI_Comm, MPI_Errhandler);
+    int (*comm_rank)(MPI_Comm, int *);
+    int (*comm_size)(MPI_Comm, int *);
+    int (*comm_free)(MPI_Comm *);
+    int (*ibcast)(void *, int, MPI_Datatype, int, MPI_Comm, MPI_Request *);
+    int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+    int (*iprobe)(int, int, MPI_Comm, int *, MPI_Status *);
+    int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+    int (*get_count)(const MPI_Status *, MPI_Datatype, int *);
+};
+extern struct jp_own_mpi jp_mpi;
+extern MPI_Comm jp_own_comm;            /* the recorder's duplicate of the world's processes, or MPI_COMM_NULL */
+/* At MPI_Init (collective over `all`): resolves the functions, duplicates `all`; -1 if that failed. */
+int jp_own_start(MPI_Comm all);
+/* Waits for `request` if rc is MPI_SUCCESS, yielding the core between tests; the error code. */
+int jp_own_wait(int rc, MPI_Request *request);
+/* rank 0's `count` items of `buf` to every rank of jp_own_comm (collective); -1 if it failed. */
+int jp_own_bcast(void *buf, int count, MPI_Datatype type);
+/* At MPI_Finalize, after the last own call: frees the communicator. */
+void jp_own_end(void);
 
 /* rec_comm.c: the world rank of rank `r` of comm (its remote group for an inter-communicator), or -1. */
 int jp_world(MPI_Comm comm, int r);
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);
-/* rec_snapshot.c: every rank's figures to rank 0 of `all`, which writes them all (collective); 1 if it did. */
-int jp_gather_dumps(MPI_Comm all, int state);
+/* rec_snapshot.c: every rank's figures to rank 0 of jp_own_comm, which writes them all (collective); 1 if it did. */
+int jp_gather_dumps(int state);
 
 /* Adds one message to `world` to thread t's matrix row (not to oneself, not outside the world). */
 static inline void jp_matrix_add(struct jp_thread *t, int world, int64_t bytes)

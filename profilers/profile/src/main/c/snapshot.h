@@ -27,7 +27,7 @@ struct jp_header {
     char impl[32];
     char jobid[64];
     char exe[256];
-    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256];
+    char step[8];               /* Slurm's SLURM_STEP_ID ("0", "batch"); "" if none or longer than 7 */
 };
 _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 

@@ -251,11 +251,19 @@ class SlurmSiteIT {
             assertEquals(List.of("jpmpi-" + array + "_1-", "jpmpi-" + array + "_2-"),
                     taskDirs.stream().map(d -> d.getFileName().toString().replaceAll("[0-9]{8}-[0-9]{6}.*$", "")).toList(),
                     () -> taskDirs + "\n" + outputs);
+            List<String> stepIds = new ArrayList<>();
             for (Path d : concat(stepDirs, taskDirs)) {
                 Profile p = ProfileJson.read(d.resolve("profile.json"));
                 assertFalse(p.partial(), () -> d + ": " + p);
                 assertEquals(2, p.rankRows().size(), () -> d + ": " + p);
+                stepIds.add(p.job().id() + "." + p.job().step());
             }
+            // profile.json names its job and step as the accounting record does (an array task's job
+            // is its own job id, each task's srun its step 0)
+            assertEquals(List.of(two + ".0", two + ".1"), stepIds.subList(0, 2).stream().sorted().toList(),
+                    stepIds::toString);
+            assertEquals(2, stepIds.subList(2, 4).stream().filter(s -> s.endsWith(".0") && !s.startsWith(two + "."))
+                    .distinct().count(), stepIds::toString);
 
             List<AccountingRecord> records = new ArrayList<>();
             for (String line : Files.readAllLines(accounting)) {

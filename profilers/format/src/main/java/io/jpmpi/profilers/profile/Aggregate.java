@@ -224,7 +224,7 @@ public final class Aggregate {
         String start = rank0.initUnixNs() > 0
                 ? Instant.ofEpochSecond(rank0.initUnixNs() / 1_000_000_000L).toString() : null;
         Job job = new Job(rank0.jobId().isEmpty() ? null : rank0.jobId(), rank0.executable(), rank0.impl(), hosts,
-                start, max[APP]);
+                start, max[APP], rank0.step().isEmpty() ? null : rank0.step());
         long[][] bm = new long[blocks][blocks];
         long[][] bb = new long[blocks][blocks];
         for (int i = 0; i < blocks; i++) {

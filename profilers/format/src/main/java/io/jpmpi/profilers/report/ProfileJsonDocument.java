@@ -44,7 +44,7 @@ final class ProfileJsonDocument {
 
     private static final String[] TOP = {"schema", "partial", "partial_reasons", "job", "ranks", "summary",
             "overhead", "functions", "histogram", "blocks", "rank_rows", "matrix"};
-    private static final String[] JOB = {"id", "executable", "mpi", "hosts", "start", "wall_s"};
+    private static final String[] JOB = {"id", "executable", "mpi", "hosts", "start", "wall_s", "step"};
     private static final String[] SUMMARY = {"app_s", "mpi_s", "mpi_pct", "calls", "bytes_sent", "bytes_recv"};
     private static final String[] STAT = {"sum", "min", "min_rank", "max", "max_rank", "avg", "cv"};
     private static final String[] OVERHEAD = {"per_call_ns", "calls", "total_s"};
@@ -172,10 +172,10 @@ final class ProfileJsonDocument {
         }
 
         private Job job() throws IOException {
-            String[] strings = new String[4];
+            String[] strings = new String[5];
             int[] hosts = new int[1];
             double[] wall = new double[1];
-            object(JOB, k -> {
+            object(JOB, 1, k -> { // "step" only where a step is named
                 switch (k) {
                     case 0 -> strings[0] = string(true);
                     case 1 -> strings[1] = string(true);
@@ -183,11 +183,12 @@ final class ProfileJsonDocument {
                     case 3 -> hosts[0] = intIn(0, MAX_RANKS);
                     case 4 -> strings[3] = string(true);
                     case 5 -> wall[0] = amount();
+                    case 6 -> strings[4] = string(false);
                     default -> {
                     }
                 }
             });
-            return new Job(strings[0], strings[1], strings[2], hosts[0], strings[3], wall[0]);
+            return new Job(strings[0], strings[1], strings[2], hosts[0], strings[3], wall[0], strings[4]);
         }
 
         private Profile.Summary summary() throws IOException {
@@ -432,6 +433,11 @@ final class ProfileJsonDocument {
          * {@code keys} must be present.
          */
         private void object(String[] keys, Field field) throws IOException {
+            object(keys, 0, field);
+        }
+
+        /** As {@link #object(String[], Field)}, the last {@code optional} keys of {@code keys} may be absent. */
+        private void object(String[] keys, int optional, Field field) throws IOException {
             if (p.currentToken() != JsonToken.START_OBJECT) {
                 throw expected("an object");
             }
@@ -450,7 +456,7 @@ final class ProfileJsonDocument {
                 }
                 leave();
             }
-            for (int k = 0; k < keys.length; k++) {
+            for (int k = 0; k < keys.length - optional; k++) {
                 if ((seen & (1L << k)) == 0) {
                     String in = path();
                     throw error("missing " + quote(keys[k]) + (in.isEmpty() ? "" : " in " + quote(in)));

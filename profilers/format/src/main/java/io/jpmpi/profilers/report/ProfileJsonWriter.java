@@ -167,6 +167,9 @@ final class ProfileJsonWriter {
     private static void job(JsonGenerator g, Job j) throws IOException {
         g.writeStartObject();
         g.writeStringField("id", j.id());
+        if (j.step() != null) {
+            g.writeStringField("step", j.step());
+        }
         g.writeStringField("executable", j.executable());
         g.writeStringField("mpi", j.mpi());
         g.writeNumberField("hosts", j.hosts());

@@ -181,6 +181,24 @@ class ProfileJsonTest {
     }
 
     @Test
+    void theJobStepIsWrittenWhereOneIsNamedAndReadBack() throws IOException {
+        Profile p0 = Fixtures.fourRanks();
+        Job j = p0.job();
+        Profile stepped = Fixtures.withJob(p0, new Job(j.id(), j.executable(), j.mpi(), j.hosts(), j.start(),
+                j.wallSeconds(), "batch"));
+        String json = text(stepped);
+        assertTrue(json.contains("\"id\":\"4711\",\"step\":\"batch\","), json);
+        assertEquals("batch", parse(json).job().step());
+        assertEquals(stepped, parse(json));
+        String none = text(p0);
+        assertFalse(none.contains("\"step\""), none);
+        assertEquals(null, parse(none).job().step());
+        Exception e = assertThrows(ProfileFormatException.class,
+                () -> parse(json.replace("\"step\":\"batch\"", "\"step\":0")));
+        assertTrue(e.getMessage().contains("step"), e::getMessage);
+    }
+
+    @Test
     void noRowsIsStillJson() throws IOException {
         Profile p = Fixtures.withoutRows(Fixtures.fourRanks());
         String json = text(p);

@@ -185,6 +185,9 @@ public final class HtmlReport {
         Profile.Overhead o = p.overhead();
         b.append("<dl class=\"facts\">\n");
         fact(b, "job", job.id() == null ? "(no job id)" : job.id());
+        if (job.step() != null) {
+            fact(b, "step", job.step());
+        }
         fact(b, "executable", orUnknown(job.executable()));
         fact(b, "MPI", orUnknown(job.mpi()));
         fact(b, "ranks", p.ranks() + " on " + job.hosts() + (job.hosts() == 1 ? " host" : " hosts"));

@@ -95,7 +95,8 @@ public final class TextReport {
         String rule = "+" + "-".repeat(WIDTH - 2) + "+\n";
         b.append(rule);
         String title = "jpmpi profile" + (p.partial() ? "  ** PARTIAL **" : "");
-        String id = "job " + (job.id() == null ? "(no job id)" : plain(job.id()));
+        String id = "job " + (job.id() == null ? "(no job id)" : plain(job.id()))
+                + (job.step() == null ? "" : " step " + plain(job.step()));
         boxed(b, title + " ".repeat(Math.max(1, INNER - title.length() - id.length())) + id);
         field(b, "executable", job.executable() == null ? "(unknown)" : plain(job.executable()));
         field(b, "mpi", job.mpi() == null ? "(unknown)" : plain(job.mpi()));
