@@ -82,6 +82,20 @@ int jp_own_bcast(void *buf, int count, MPI_Datatype type)
     return jp_own_wait(jp_mpi.ibcast(buf, count, type, 0, jp_own_comm, &request), &request) == MPI_SUCCESS ? 0 : -1;
 }
 
+int jp_rank0_collects;
+
+void jp_own_agree(void)
+{
+    int me = -1;
+    if (jp_own_comm == MPI_COMM_NULL || jp_mpi.comm_rank(jp_own_comm, &me) != MPI_SUCCESS) {
+        return;
+    }
+    int collects = me == 0 && jp_dump_path[0] != 0;
+    if (jp_own_bcast(&collects, 1, MPI_INT) == 0) {
+        jp_rank0_collects = collects;
+    }
+}
+
 void jp_own_end(void)
 {
     if (jp_own_comm != MPI_COMM_NULL) {

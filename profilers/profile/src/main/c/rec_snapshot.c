@@ -464,17 +464,14 @@ static int jp_expand(const char *in, size_t n, char *full)
  */
 int jp_gather_dumps(int state)
 {
-    if (jp_own_comm == MPI_COMM_NULL) {
+    /* agreed at MPI_Init: no collective here, a rank other than 0 sends and goes on */
+    if (jp_own_comm == MPI_COMM_NULL || !jp_rank0_collects) {
         return 0;
     }
     MPI_Comm c = jp_own_comm;
     int me = 0, n = 1;
     jp_mpi.comm_rank(c, &me);
     jp_mpi.comm_size(c, &n);
-    int collecting = me == 0 && jp_dump_path[0] != 0;
-    if (jp_own_bcast(&collecting, 1, MPI_INT) != 0 || !collecting) {
-        return 0;
-    }
     fenv_t fp;
     fegetenv(&fp);
     size_t size = jp_snapshot_size();

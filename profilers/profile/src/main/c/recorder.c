@@ -500,6 +500,7 @@ static void jp_recording_starts(MPI_Comm all)
     if (jp_output_yes || !jp_output_no) {
         jp_start_output();
     }
+    jp_own_agree();
     for (int i = 0; i < 3; i++) {
         struct sigaction now;
         if (sigaction(jp_signals[i], NULL, &now) == 0 && now.sa_handler == SIG_DFL) {

@@ -55,6 +55,10 @@ int jp_own_start(MPI_Comm all);
 int jp_own_wait(int rc, MPI_Request *request);
 /* rank 0's `count` items of `buf` to every rank of jp_own_comm (collective); -1 if it failed. */
 int jp_own_bcast(void *buf, int count, MPI_Datatype type);
+/* At MPI_Init, once the output directory is chosen (collective): whether rank 0 can take every rank's
+ * figures at MPI_Finalize (it has an output directory), so that MPI_Finalize needs no collective. */
+void jp_own_agree(void);
+extern int jp_rank0_collects;
 /* At MPI_Finalize, after the last own call: frees the communicator. */
 void jp_own_end(void);
 
