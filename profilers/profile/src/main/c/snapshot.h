@@ -27,7 +27,8 @@ struct jp_header {
     char impl[32];
     char jobid[64];
     char exe[256];
-    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256];
+    uint64_t timer_ticks;       /* the shortest interval two reads of the clock show, in ticks (0: not measured) */
+    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256 - 8];
 };
 _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 

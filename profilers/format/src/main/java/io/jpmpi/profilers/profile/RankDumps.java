@@ -2,6 +2,7 @@ package io.jpmpi.profilers.profile;
 
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileCheck;
+import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileFormatException;
 import io.jpmpi.profilers.report.ProfileJson;
 import java.io.IOException;
@@ -152,6 +153,7 @@ public final class RankDumps {
         Profile.RankRow[] rows = new Profile.RankRow[ranks];
         Profile.SparseRow[] messages = new Profile.SparseRow[ranks];
         Profile.SparseRow[] bytes = new Profile.SparseRow[ranks];
+        ProfileDetails.RankFunctions[] perRank = new ProfileDetails.RankFunctions[ranks];
         boolean partial = false;
         for (Snapshot s : snaps) {
             Aggregate a = Aggregate.of(s, ranks);
@@ -165,6 +167,7 @@ public final class RankDumps {
             Profile.SparseRow[] m = Aggregate.matrixRows(s);
             messages[s.rank()] = m[0];
             bytes[s.rank()] = m[1];
+            perRank[s.rank()] = rankFunctions(s);
             if (s.partialReason() != null) {
                 partial = true;
                 reasons.add("rank " + s.rank() + ": " + s.partialReason());
@@ -177,6 +180,7 @@ public final class RankDumps {
                 rows[r] = new Profile.RankRow(r, "", 0, 0, 0, 0, "no figures (no dump)");
                 messages[r] = Profile.SparseRow.EMPTY;
                 bytes[r] = Profile.SparseRow.EMPTY;
+                perRank[r] = new ProfileDetails.RankFunctions(List.of());
             }
         }
         if (reasons.size() > MAX_REASONS) {
@@ -186,7 +190,21 @@ public final class RankDumps {
         }
         Snapshot rank0 = snaps.stream().filter(s -> s.rank() == 0).findFirst().orElse(first);
         return total.toProfile(rank0, snaps.size(), hosts.size(), partial, reasons, List.of(rows),
-                List.of(messages), List.of(bytes));
+                List.of(messages), List.of(bytes)).withDetails(new ProfileDetails(null, rank0.timerSeconds(),
+                List.of(perRank)));
+    }
+
+    /** The functions rank {@code s} called: calls, time, bytes sent and received, in the dump's order. */
+    static ProfileDetails.RankFunctions rankFunctions(Snapshot s) {
+        List<ProfileDetails.Entry> entries = new ArrayList<>();
+        for (int f = 0; f < s.names().length; f++) {
+            long[] st = s.stats()[f];
+            if (st[Snapshot.CALLS] > 0) {
+                entries.add(new ProfileDetails.Entry(s.names()[f], st[Snapshot.CALLS], s.seconds(st[Snapshot.TICKS]),
+                        st[Snapshot.SENT], st[Snapshot.RECV]));
+            }
+        }
+        return new ProfileDetails.RankFunctions(entries);
     }
 
     /** The dumps in {@code ranks} by rank; one named rank-*.bin but not rank-R.bin is refused. */

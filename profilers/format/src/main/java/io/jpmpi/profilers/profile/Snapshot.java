@@ -23,7 +23,8 @@ import java.util.Set;
  * header (512 bytes)  magic "JPMPIPR1", u32 version, u32 header size, u32 nfunc, u32 nbuckets,
  *                     i32 world rank, i32 world size, i32 state, i32 detail, u64 pid,
  *                     f64 ticks per second, f64 recording cost per call (ns), i64 unix ns at init,
- *                     u64 application ticks, u64 matrix ranks, char host[64], impl[32], jobid[64], exe[256]
+ *                     u64 application ticks, u64 matrix ranks, char host[64], impl[32], jobid[64], exe[256],
+ *                     u64 timer ticks (the shortest interval two clock reads show; 0: not measured)
  * names               nfunc x 48 bytes, NUL-padded
  * stats               nfunc x 6 u64: calls, ticks, min ticks, max ticks, bytes sent, bytes received
  * histograms          nfunc x nbuckets u64
@@ -33,7 +34,7 @@ import java.util.Set;
 public record Snapshot(int rank, int size, State state, int detail, long pid, double ticksPerSecond,
                        double perCallNs, long initUnixNs, long appTicks, String host, String impl, String jobId,
                        String executable, String[] names, long[][] stats, long[][] histograms, long[] messages,
-                       long[] bytes) {
+                       long[] bytes, long timerTicks) {
     public static final int HEADER = 512;
     public static final int VERSION = 1;
     /**
@@ -60,6 +61,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     private static final int IMPL_AT = 152;
     private static final int JOBID_AT = 184;
     private static final int EXE_AT = 248;
+    private static final int TIMER_AT = 504;
 
     private static Map<String, Integer> headerFields() {
         Map<String, Integer> m = new LinkedHashMap<>();
@@ -82,6 +84,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         m.put("impl", IMPL_AT);
         m.put("jobid", JOBID_AT);
         m.put("exe", EXE_AT);
+        m.put("timer_ticks", TIMER_AT);
         return Collections.unmodifiableMap(m);
     }
     public static final int NAME = 48;
@@ -140,7 +143,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         long[] bytes = new long[h.size];
         matrix(b, messages, bytes);
         return new Snapshot(h.rank, h.size, h.state, h.detail, h.pid, h.tps, h.perCall, h.initUnixNs, h.appTicks,
-                h.host, h.impl, h.job, h.exe, names, stats, hist, messages, bytes);
+                h.host, h.impl, h.job, h.exe, names, stats, hist, messages, bytes, h.timerTicks);
     }
 
     /** A problem at {@code offset} of the snapshot, in {@code field}. */
@@ -151,7 +154,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     /** The header's fields, each checked as it is read. */
     private record Header(int nfunc, int nbuckets, int rank, int size, State state, int detail, long pid, double tps,
                           double perCall, long initUnixNs, long appTicks, String host, String impl, String job,
-                          String exe) {
+                          String exe, long timerTicks) {
         static Header read(ByteBuffer b) {
             if (b.remaining() < HEADER) {
                 throw new IllegalArgumentException(b.remaining() + " bytes, shorter than a rank dump's " + HEADER
@@ -192,7 +195,16 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             }
             return new Header(nfunc, nbuckets, rank, size, State.values()[code], b.getInt(DETAIL_AT), pid, tps,
                     perCall, init, app, text(b, HOST_AT, IMPL_AT - HOST_AT), text(b, IMPL_AT, JOBID_AT - IMPL_AT),
-                    text(b, JOBID_AT, EXE_AT - JOBID_AT), text(b, EXE_AT, 256));
+                    text(b, JOBID_AT, EXE_AT - JOBID_AT), text(b, EXE_AT, 256), timer(b, tps));
+        }
+
+        /** The clock's resolution in ticks: 0 (not measured) up to a millisecond's worth. */
+        private static long timer(ByteBuffer b, double tps) {
+            long t = count(b, TIMER_AT, "timer ticks");
+            if (t > tps / 1000) {
+                throw bad(TIMER_AT, "timer ticks", t + " ticks at " + tps + " per second is more than 1 ms");
+            }
+            return t;
         }
 
         /** The snapshot's size in bytes (at most ~4 GiB: the counts are bounded). */
@@ -345,6 +357,11 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
     public double seconds(long ticks) {
         return ticksPerSecond > 0 ? ticks / ticksPerSecond : 0;
+    }
+
+    /** The shortest interval the clock shows, in seconds: measured, else one tick. */
+    public double timerSeconds() {
+        return seconds(Math.max(1, timerTicks));
     }
 
     public double appSeconds() {
