@@ -364,6 +364,9 @@ static volatile int jp_dumping; /* a dump is being written (a signal's dump then
 
 void jp_dump(int state, int detail)
 {
+    if (state != JP_FLUSH) {
+        jp_periodic_quiesce(); /* the end's figures neither skipped for nor replaced by a periodic dump */
+    }
     if (jp_dump_path[0] && !__atomic_exchange_n(&jp_dumping, 1, __ATOMIC_ACQUIRE)) {
         /* the clock rate's division raises the inexact flag: the application's thread (MPI_Pcontrol,
          * MPI_Finalize) keeps its floating-point state as it was (layering/README.md) */
@@ -485,6 +488,8 @@ static int jp_expand(const char *in, size_t n, char *full)
  */
 int jp_gather_dumps(MPI_Comm all, int state)
 {
+    /* a periodic dump of this rank's in flight would land after rank 0 has written its final one */
+    jp_periodic_quiesce();
     MPI_Comm c;
     if (PMPI_Comm_dup(all, &c) != MPI_SUCCESS) {
         return 0;

@@ -95,6 +95,9 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     public static final int SENT = 4;
     public static final int RECV = 5;
 
+    /** The detail of a FLUSH the periodic dump wrote (recorder_private.h: JP_FLUSH_PERIODIC). */
+    public static final int FLUSH_PERIODIC = 1;
+
     /** How the rank's recording ended. */
     public enum State {
         RUNNING, FINALIZE, ABORT, EXIT, SIGNAL, FLUSH, FATAL
@@ -392,7 +395,8 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             case ABORT -> "MPI_Abort(errorcode " + detail + ")";
             case EXIT -> "exit without MPI_Finalize";
             case SIGNAL -> "signal " + detail + " (" + signalName(detail) + ")";
-            case FLUSH -> "still running (MPI_Pcontrol(2) flush)";
+            case FLUSH -> detail == FLUSH_PERIODIC ? "still running (periodic dump, JPMPI_PROFILE_DUMP_EVERY)"
+                    : "still running (MPI_Pcontrol(2) flush)";
             case FATAL -> "fatal MPI error (" + errorClassName(detail) + ")";
             case RUNNING -> "no MPI_Finalize";
         };
