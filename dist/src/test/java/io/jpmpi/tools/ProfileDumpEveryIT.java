@@ -3,21 +3,14 @@ package io.jpmpi.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.FunctionProfile;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.testsupport.MpiRun.Impl;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,30 +32,14 @@ class ProfileDumpEveryIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void aJobKilledWithoutWarningLeavesItsLastSnapshot(Impl impl) throws Exception {
-        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "every-");
-        Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), Map.of("JPMPI_PROFILE_DUMP_EVERY", "1"),
-                LauncherIT.run(List.of("--tools", "profile", "--output", "prof"), impl, 2, "hold", "600"))
-                .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.add(l);
-                }
-            } catch (IOException e) {
-                // the process went away
-            }
-        });
-        reader.start();
+        LauncherIT.Held held = LauncherIT.Held.start(impl, List.of("--tools", "profile", "--output", "prof"),
+                Map.of("JPMPI_PROFILE_DUMP_EVERY", "1"));
+        Process p = held.process();
+        List<String> lines = held.lines();
+        Path dir = held.dir();
         Path prof = dir.resolve("prof");
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (lines.stream().filter(l -> l.contains(" ready pid ")).count() < 2) {
-                if (System.nanoTime() > deadline || !p.isAlive()) {
-                    fail("the job did not come up: " + lines + "\n" + Files.readString(dir.resolve("stderr.txt")));
-                }
-                Thread.sleep(50);
-            }
             // Nothing is sent to the ranks: the dumps come by themselves, until one of each rank has
             // the barrier that both passed before saying they were ready.
             Profile running = null;
@@ -84,9 +61,7 @@ class ProfileDumpEveryIT {
             }
             assertTrue(p.waitFor(90, TimeUnit.SECONDS), "jpmpi did not end after its ranks were killed");
         } finally {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            reader.join(10_000);
+            held.end();
         }
         String err = Files.readString(dir.resolve("stderr.txt"));
         assertTrue(Files.isRegularFile(prof.resolve("profile.json")), () -> "no profile.json\n" + err);
