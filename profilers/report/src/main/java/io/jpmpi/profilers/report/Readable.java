@@ -3,7 +3,6 @@ package io.jpmpi.profilers.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -17,7 +16,7 @@ final class Readable {
     }
 
     /** Counted once per rank but never timed: they bound the application time (PROFILE.md). */
-    private static final Set<String> UNTIMED = Set.of("MPI_Init", "MPI_Init_thread", "MPI_Finalize");
+    private static final List<String> UNTIMED = List.of("MPI_Init", "MPI_Init_thread", "MPI_Finalize");
 
     /** Collectives, blocking, non-blocking, persistent, neighbourhood and large-count. */
     private static final Pattern COLLECTIVE = Pattern.compile("MPI_I?(Bcast|Reduce|Allreduce|Gatherv?|Scatterv?"
@@ -53,10 +52,12 @@ final class Readable {
     /** "MPI_Init 4 calls, MPI_Finalize 4 calls: counted, not timed (...)", or null if none. */
     static String untimedNote(Profile p) {
         StringBuilder b = new StringBuilder();
-        for (FunctionProfile f : p.functions()) {
-            if (untimed(f)) {
-                b.append(b.isEmpty() ? "" : ", ").append(f.name()).append(' ').append(f.calls())
-                        .append(f.calls() == 1 ? " call" : " calls");
+        for (String name : UNTIMED) {
+            for (FunctionProfile f : p.functions()) {
+                if (f.name().equals(name) && untimed(f)) {
+                    b.append(b.isEmpty() ? "" : ", ").append(f.name()).append(' ').append(f.calls())
+                            .append(f.calls() == 1 ? " call" : " calls");
+                }
             }
         }
         return b.isEmpty() ? null : b + ": counted, not timed (the application time runs from the end of MPI_Init"
