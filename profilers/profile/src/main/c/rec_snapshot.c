@@ -359,6 +359,66 @@ static int jp_write_file(const char *path, const struct jp_bytes *bytes, int sta
     return -1;
 }
 
+/*
+ * Rank 0's ranks/run-0.txt: its own command line and the JPMPI_* settings it runs with, for the
+ * header of a profile whose job was not started by jpmpi run (which knows the launcher's command
+ * line and puts that in the profile instead). Records "a<word>" and "e<NAME=value>", each ended by
+ * a NUL. Written once, beside rank 0's first dump; async-signal-safe (open, read, no allocation).
+ */
+extern char **environ;
+static char jp_run_raw[16384];
+static char jp_run_buf[32768];
+static int jp_run_written;
+
+static size_t jp_run_record(size_t n, char kind, const char *text, size_t len)
+{
+    if (n + len + 2 > sizeof jp_run_buf) {
+        return n;
+    }
+    jp_run_buf[n++] = kind;
+    memcpy(jp_run_buf + n, text, len);
+    n += len;
+    jp_run_buf[n++] = 0;
+    return n;
+}
+
+static void jp_write_run(void)
+{
+    const char *slash = strrchr(jp_dump_path, '/');
+    if (jp_world_rank != 0 || jp_run_written || !slash || (size_t)(slash - jp_dump_path) + 16 > PATH_MAX) {
+        return;
+    }
+    jp_run_written = 1;
+    size_t n = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        size_t len = 0;
+        ssize_t got;
+        while (len < sizeof jp_run_raw && (got = read(fd, jp_run_raw + len, sizeof jp_run_raw - len)) > 0) {
+            len += (size_t)got;
+        }
+        close(fd);
+        size_t start = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (jp_run_raw[i] == 0) {
+                n = jp_run_record(n, 'a', jp_run_raw + start, i - start);
+                start = i + 1;
+            }
+        }
+    }
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "JPMPI_", 6) == 0) {
+            n = jp_run_record(n, 'e', *e, strlen(*e));
+        }
+    }
+    char path[PATH_MAX + 16];
+    size_t dir = (size_t)(slash - jp_dump_path);
+    memcpy(path, jp_dump_path, dir);
+    memcpy(path + dir, "/run-0.txt", 11);
+    struct jp_bytes bytes = {jp_run_buf, n};
+    jp_write_file(path, &bytes, 0, 0);
+}
+
 /* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
 static volatile int jp_dumping; /* a dump is being written (a signal's dump then waits for none: skipped) */
 
@@ -373,6 +433,7 @@ void jp_dump(int state, int detail)
         fenv_t fp;
         fegetenv(&fp);
         jp_write_file(jp_dump_path, NULL, state, detail);
+        jp_write_run();
         fesetenv(&fp);
         __atomic_store_n(&jp_dumping, 0, __ATOMIC_RELEASE);
     }

@@ -55,7 +55,7 @@ final class ProfileOutput {
                 }
             });
         }
-        return new ProfileDetails.Run(command, tools, dir.toString(), (System.nanoTime() - startedNanos) / 1e9, in);
+        return new ProfileDetails.Run(ProfileDetails.FROM_LAUNCHER, command, tools, dir.toString(), (System.nanoTime() - startedNanos) / 1e9, in);
     }
 
     private static void finishOne(Context ctx, Path dir, String what, ProfileDetails.Run run) {

@@ -21,10 +21,16 @@ public record ProfileDetails(Run run, double timerSeconds, List<RankFunctions> r
     /** Nothing added. */
     public static final ProfileDetails NONE = new ProfileDetails(null, 0, null);
 
+    /** Who told how the job was run: the launcher, or only rank 0 (a job started without jpmpi run). */
+    public static final String FROM_LAUNCHER = "jpmpi run";
+    public static final String FROM_RANK_0 = "rank 0";
+
     /**
      * How the job was run.
      *
-     * @param command  the launcher command line (after {@code jpmpi run --}), word by word
+     * @param source   {@link #FROM_LAUNCHER} or {@link #FROM_RANK_0}
+     * @param command  the launcher command line (after {@code jpmpi run --}), word by word; from rank 0,
+     *                 its own command line (the program and its arguments)
      * @param tools    the entry list as given ({@code --tools} or JPMPI_TOOLS_ENTRY)
      * @param output   the output directory
      * @param wallSeconds the job's wall time as the launcher saw it: from the start of the launcher
@@ -32,9 +38,10 @@ public record ProfileDetails(Run run, double timerSeconds, List<RankFunctions> r
      * @param settings the JPMPI_* settings in force in the ranks (the launcher's environment and what
      *                 it set for the ranks), by name
      */
-    public record Run(List<String> command, String tools, String output, double wallSeconds,
+    public record Run(String source, List<String> command, String tools, String output, double wallSeconds,
                       Map<String, String> settings) {
         public Run {
+            Objects.requireNonNull(source);
             command = List.copyOf(command);
             Objects.requireNonNull(tools);
             Objects.requireNonNull(output);

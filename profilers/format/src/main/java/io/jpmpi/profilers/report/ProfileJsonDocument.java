@@ -48,7 +48,7 @@ final class ProfileJsonDocument {
             "run", "timer", "rank_functions"};
     /** The first of TOP's keys that schema 2 added: they may be absent. */
     private static final int ADDED_IN_2 = 12;
-    private static final String[] RUN = {"command", "tools", "output", "wall_s", "settings"};
+    private static final String[] RUN = {"source", "command", "tools", "output", "wall_s", "settings"};
     private static final String[] TIMER = {"resolution_s"};
     private static final String[] JOB = {"id", "executable", "mpi", "hosts", "start", "wall_s"};
     private static final String[] SUMMARY = {"app_s", "mpi_s", "mpi_pct", "calls", "bytes_sent", "bytes_recv"};
@@ -403,15 +403,21 @@ final class ProfileJsonDocument {
 
         private ProfileDetails.Run run() throws IOException {
             List<String> command = new ArrayList<>();
-            String[] strings = new String[2];
+            String[] strings = new String[3];
             double[] wall = new double[1];
             Map<String, String> settings = new HashMap<>();
             object(RUN, k -> {
                 switch (k) {
-                    case 0 -> array(MAX_WORDS, "words", i -> command.add(string(false)));
-                    case 1, 2 -> strings[k - 1] = string(false);
-                    case 3 -> wall[0] = amount();
-                    case 4 -> object(new String[0], j -> {
+                    case 0 -> {
+                        strings[0] = string(false);
+                        if (!strings[0].equals(ProfileDetails.FROM_LAUNCHER) && !strings[0].equals(ProfileDetails.FROM_RANK_0)) {
+                            throw expected("\"" + ProfileDetails.FROM_LAUNCHER + "\" or \"" + ProfileDetails.FROM_RANK_0 + "\"");
+                        }
+                    }
+                    case 1 -> array(MAX_WORDS, "words", i -> command.add(string(false)));
+                    case 2, 3 -> strings[k - 1] = string(false);
+                    case 4 -> wall[0] = amount();
+                    case 5 -> object(new String[0], j -> {
                         if (settings.size() == MAX_WORDS) {
                             throw error(quote(parentPath()) + " has more than " + MAX_WORDS + " settings");
                         }
@@ -421,7 +427,7 @@ final class ProfileJsonDocument {
                     }
                 }
             });
-            return new ProfileDetails.Run(command, strings[0], strings[1], wall[0], settings);
+            return new ProfileDetails.Run(strings[0], command, strings[1], strings[2], wall[0], settings);
         }
 
         /** One object per rank: function name to [calls, time_s, bytes_sent, bytes_recv]. */

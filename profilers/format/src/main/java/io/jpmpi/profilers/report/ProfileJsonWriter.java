@@ -144,28 +144,43 @@ final class ProfileJsonWriter {
         if (rows == null) {
             return tail();
         }
-        StringBuilder b = new StringBuilder(64 + rows.size() * 128).append("]},\n\"rank_functions\":[\n");
+        StringBuilder b = new StringBuilder(64 + rows.size() * 128).append(middle3());
         for (int i = 0; i < rows.size(); i++) {
-            ProfileDetails.RankFunctions row = rows.get(i);
-            b.append(json(g -> {
-                g.writeStartObject();
-                for (ProfileDetails.Entry e : row.functions()) {
-                    g.writeFieldName(e.name());
-                    g.writeStartArray();
-                    g.writeNumber(e.calls());
-                    g.writeNumber(number(e.timeSeconds()));
-                    g.writeNumber(e.bytesSent());
-                    g.writeNumber(e.bytesRecv());
-                    g.writeEndArray();
-                }
-                g.writeEndObject();
-            })).append(i == rows.size() - 1 ? "\n" : ",\n");
+            b.append(rankFunctionsRow(rows.get(i), i == rows.size() - 1));
         }
-        return b.append("]}\n").toString();
+        return b.append(tail2()).toString();
+    }
+
+    /** Between the rows of the bytes matrix and the per-rank functions (schema 2). */
+    static String middle3() {
+        return "]},\n\"rank_functions\":[\n";
+    }
+
+    /** After the per-rank functions: the end of the document. */
+    static String tail2() {
+        return "]}\n";
+    }
+
+    /** One rank's functions, {@code {"MPI_X":[calls,time_s,sent,recv],...}}, then ",\n", or "\n" for the last. */
+    static String rankFunctionsRow(ProfileDetails.RankFunctions row, boolean last) {
+        return json(g -> {
+            g.writeStartObject();
+            for (ProfileDetails.Entry e : row.functions()) {
+                g.writeFieldName(e.name());
+                g.writeStartArray();
+                g.writeNumber(e.calls());
+                g.writeNumber(number(e.timeSeconds()));
+                g.writeNumber(e.bytesSent());
+                g.writeNumber(e.bytesRecv());
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }) + (last ? "\n" : ",\n");
     }
 
     private static void run(JsonGenerator g, ProfileDetails.Run run) throws IOException {
         g.writeStartObject();
+        g.writeStringField("source", run.source());
         g.writeFieldName("command");
         g.writeStartArray();
         for (String word : run.command()) {

@@ -77,6 +77,29 @@ class RankDumpsTest {
         assertEquals(p, ProfileJson.read(json));
     }
 
+    /** A job started by hand: rank 0's own command line and settings (ranks/run-0.txt) make the run. */
+    @Test
+    void rankZerosRunRecord() throws IOException {
+        Path ranks = Dumps.writeAll(dir, RANKS);
+        assertEquals(null, RankDumps.merge(dir).details().run(), "no run-0.txt: no run");
+        byte[] record = ("a./halo\0a-n\0a100 200\0eJPMPI_TOOLS_ENTRY=libjpmpi-profile.so\0eJPMPI_OUTPUT_DIR=prof\0"
+                + "xsomething else\0").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Files.write(ranks.resolve("run-0.txt"), record);
+        var run = RankDumps.merge(dir).details().run();
+        assertEquals(io.jpmpi.profilers.report.ProfileDetails.FROM_RANK_0, run.source());
+        assertEquals(List.of("./halo", "-n", "100 200"), run.command());
+        assertEquals("libjpmpi-profile.so", run.tools());
+        assertEquals(dir.toAbsolutePath().normalize().toString(), run.output());
+        assertEquals(java.util.Map.of("JPMPI_TOOLS_ENTRY", "libjpmpi-profile.so", "JPMPI_OUTPUT_DIR", "prof"),
+                run.settings());
+        assertEquals(0, run.wallSeconds());
+        Profile p = RankDumps.merge(dir);
+        ProfileJson.write(p, dir.resolve("profile.json"));
+        assertEquals(p, ProfileJson.read(dir.resolve("profile.json")));
+        RankDumps.remove(dir);
+        assertFalse(Files.exists(ranks), "the run record goes with the dumps");
+    }
+
     @Test
     void theTimersResolutionIsRankZeros() throws IOException {
         Path ranks = Dumps.writeAll(dir, RANKS);

@@ -184,7 +184,7 @@ final class Fixtures {
 
     /** {@code p} with a run as the launcher records it and a measured timer resolution of 10 ns. */
     static Profile withDetails(Profile p) {
-        return p.withDetails(new ProfileDetails(new ProfileDetails.Run(List.of("mpirun", "-np", "4", "./halo"),
+        return p.withDetails(new ProfileDetails(new ProfileDetails.Run(ProfileDetails.FROM_LAUNCHER, List.of("mpirun", "-np", "4", "./halo"),
                 "profile", "/home/me/out", 13.5, java.util.Map.of("JPMPI_PROFILE_OUTPUT", "on", "JPMPI_OUTPUT_DIR",
                 "/home/me/out")), 1e-8, p.details().rankFunctions()));
     }

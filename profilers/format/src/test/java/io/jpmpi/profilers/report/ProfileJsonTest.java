@@ -114,8 +114,21 @@ class ProfileJsonTest {
 
     @Test
     void theFileIsTheConcatenationOfThePieces(@TempDir Path dir) throws IOException {
-        // as the profile's Java level writes it: no details
-        Profile p = Fixtures.fourRanks().withDetails(ProfileDetails.NONE);
+        for (boolean functions : new boolean[] {false, true}) {
+            Profile full = Fixtures.fourRanks();
+            Profile p = functions ? full : full.withDetails(ProfileDetails.NONE);
+            assertEquals(concatenation(p), Files.readString(writeTo(p, dir.resolve(functions + ".json"))));
+            assertEquals(p, parse(concatenation(p)));
+        }
+    }
+
+    private static Path writeTo(Profile p, Path file) throws IOException {
+        ProfileJson.write(p, file);
+        return file;
+    }
+
+    /** The pieces as the profile's Java level puts them together, with schema 2's functions if p has them. */
+    private static String concatenation(Profile p) {
         StringBuilder b = new StringBuilder(ProfileJson.head(p));
         for (int r = 0; r < p.ranks(); r++) {
             b.append(ProfileJson.rankRow(p.rankRows().get(r), r == p.ranks() - 1));
@@ -128,11 +141,15 @@ class ProfileJsonTest {
         for (int r = 0; r < p.ranks(); r++) {
             b.append(ProfileJson.sparseRow(p.bytes().get(r), r == p.ranks() - 1));
         }
-        b.append(ProfileJson.tail());
-        Path file = dir.resolve("profile.json");
-        ProfileJson.write(p, file);
-        assertEquals(b.toString(), Files.readString(file));
-        assertEquals(p, parse(b.toString()));
+        List<ProfileDetails.RankFunctions> fns = p.details().rankFunctions();
+        if (fns == null) {
+            return b.append(ProfileJson.tail()).toString();
+        }
+        b.append(ProfileJson.middle3());
+        for (int r = 0; r < p.ranks(); r++) {
+            b.append(ProfileJson.rankFunctionsRow(fns.get(r), r == p.ranks() - 1));
+        }
+        return b.append(ProfileJson.tail2()).toString();
     }
 
     @Test
@@ -361,7 +378,7 @@ class ProfileJsonTest {
     void theDetailsOfSchemaTwo() throws IOException {
         Profile p = Fixtures.withDetails(Fixtures.fourRanks());
         String json = text(p);
-        assertTrue(json.contains("\n\"run\":{\"command\":[\"mpirun\",\"-np\",\"4\",\"./halo\"],\"tools\":\"profile\","
+        assertTrue(json.contains("\n\"run\":{\"source\":\"jpmpi run\",\"command\":[\"mpirun\",\"-np\",\"4\",\"./halo\"],\"tools\":\"profile\","
                 + "\"output\":\"/home/me/out\",\"wall_s\":13.5,\"settings\":{\"JPMPI_OUTPUT_DIR\":\"/home/me/out\","
                 + "\"JPMPI_PROFILE_OUTPUT\":\"on\"}},\n"), json);
         assertTrue(json.contains("\n\"timer\":{\"resolution_s\":1.0E-8},\n"), json);

@@ -99,7 +99,8 @@ final class Readable {
     /** The job's wall time as jpmpi run saw it, or why it is not known. */
     static String jobWall(Profile p) {
         ProfileDetails.Run run = p.details().run();
-        return run == null || run.wallSeconds() <= 0 ? "not known (the job was not started by jpmpi run)"
+        return run == null || run.wallSeconds() <= 0 || !run.source().equals(ProfileDetails.FROM_LAUNCHER)
+                ? "not known (the job was not started by jpmpi run)"
                 : Units.seconds(run.wallSeconds()) + " (jpmpi run: from starting the launcher to its end)";
     }
 
@@ -114,7 +115,8 @@ final class Readable {
             b.append(b.isEmpty() ? "" : " ").append(w.matches("[A-Za-z0-9_./:=@%+,-]+") ? w
                     : "'" + w.replace("'", "'\\''") + "'");
         }
-        return b.toString();
+        return run.source().equals(ProfileDetails.FROM_RANK_0) ? b + " (rank 0's own; the job was not started by"
+                + " jpmpi run: the launcher's command line is not known)" : b.toString();
     }
 
     /** "tools profile; output DIR; JPMPI_X=v, ...", or null without a run. */

@@ -79,6 +79,14 @@ class TextReportTest {
         assertEquals(List.of("jpmpi", "tools", "profile;", "output", "/home/me/out;", "JPMPI_OUTPUT_DIR=/home/me/out;",
                 "JPMPI_PROFILE_OUTPUT=on"), words(jpmpi + " " + next));
         fitsAndIsDeterministic(Fixtures.withDetails(p));
+        // a job started by hand: rank 0's own command line, said to be so
+        Profile byHand = p.withDetails(new ProfileDetails(new ProfileDetails.Run(ProfileDetails.FROM_RANK_0,
+                List.of("./halo", "100"), "", "/home/me/prof", 0, java.util.Map.of()), 0,
+                p.details().rankFunctions()));
+        String hand = TextReport.render(byHand);
+        assertTrue(line(hand, "command").contains("./halo 100 (rank 0's own; the job was not started by jpmpi run:"),
+                hand);
+        assertTrue(line(hand, "job wall").contains("not known (the job was not started by jpmpi run)"), hand);
         assertEquals(List.of("hosts", "node1", "x4"), words(line(r, "hosts ")));
         // app time: min, its rank, avg, max, its rank, cv.
         Stat app = p.summary().appSeconds();
