@@ -151,6 +151,28 @@ static uint64_t jp_app_ticks(void)
     return jp_init_ticks && end > jp_init_ticks ? end - jp_init_ticks : 0;
 }
 
+/*
+ * The shortest interval two back-to-back reads of the clock show, in ticks: the timer's resolution,
+ * below which a call's time means nothing (the reports floor the shortest calls at it). Measured
+ * once, at the first snapshot (a few microseconds; async-signal-safe: clock reads only).
+ */
+static uint64_t jp_timer_ticks(void)
+{
+    static volatile uint64_t measured;
+    if (!measured) {
+        uint64_t best = UINT64_MAX;
+        for (int i = 0; i < 256; i++) {
+            uint64_t t0 = jp_ticks();
+            uint64_t t1 = jp_ticks();
+            if (t1 - t0 < best) {
+                best = t1 - t0;
+            }
+        }
+        measured = best ? best : 1;
+    }
+    return measured;
+}
+
 static void jp_header(struct jp_header *h, int state, int detail)
 {
     memset(h, 0, sizeof *h);
@@ -174,6 +196,7 @@ static void jp_header(struct jp_header *h, int state, int detail)
     memcpy(h->jobid, jp_jobid, sizeof h->jobid);
     memcpy(h->step, jp_step, sizeof h->step);
     memcpy(h->exe, jp_exe, sizeof h->exe);
+    h->timer_ticks = jp_timer_ticks();
 }
 
 /* Streams the snapshot, adding up every thread's counters on the way (no allocation). */
@@ -338,17 +361,81 @@ static int jp_write_file(const char *path, const struct jp_bytes *bytes, int sta
     return -1;
 }
 
+/*
+ * Rank 0's ranks/run-0.txt: its own command line and the JPMPI_* settings it runs with, for the
+ * header of a profile whose job was not started by jpmpi run (which knows the launcher's command
+ * line and puts that in the profile instead). Records "a<word>" and "e<NAME=value>", each ended by
+ * a NUL. Written once, beside rank 0's first dump; async-signal-safe (open, read, no allocation).
+ */
+extern char **environ;
+static char jp_run_raw[16384];
+static char jp_run_buf[32768];
+static int jp_run_written;
+
+static size_t jp_run_record(size_t n, char kind, const char *text, size_t len)
+{
+    if (n + len + 2 > sizeof jp_run_buf) {
+        return n;
+    }
+    jp_run_buf[n++] = kind;
+    memcpy(jp_run_buf + n, text, len);
+    n += len;
+    jp_run_buf[n++] = 0;
+    return n;
+}
+
+static void jp_write_run(void)
+{
+    const char *slash = strrchr(jp_dump_path, '/');
+    if (jp_world_rank != 0 || jp_run_written || !slash || (size_t)(slash - jp_dump_path) + 16 > PATH_MAX) {
+        return;
+    }
+    jp_run_written = 1;
+    size_t n = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        size_t len = 0;
+        ssize_t got;
+        while (len < sizeof jp_run_raw && (got = read(fd, jp_run_raw + len, sizeof jp_run_raw - len)) > 0) {
+            len += (size_t)got;
+        }
+        close(fd);
+        size_t start = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (jp_run_raw[i] == 0) {
+                n = jp_run_record(n, 'a', jp_run_raw + start, i - start);
+                start = i + 1;
+            }
+        }
+    }
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "JPMPI_", 6) == 0) {
+            n = jp_run_record(n, 'e', *e, strlen(*e));
+        }
+    }
+    char path[PATH_MAX + 16];
+    size_t dir = (size_t)(slash - jp_dump_path);
+    memcpy(path, jp_dump_path, dir);
+    memcpy(path + dir, "/run-0.txt", 11);
+    struct jp_bytes bytes = {jp_run_buf, n};
+    jp_write_file(path, &bytes, 0, 0);
+}
+
 /* Writes ranks/rank-R.bin (temp file + rename). Async-signal-safe apart from the clock reads. */
 static volatile int jp_dumping; /* a dump is being written (a signal's dump then waits for none: skipped) */
 
 void jp_dump(int state, int detail)
 {
+    if (state != JP_FLUSH) {
+        jp_periodic_quiesce(); /* the end's figures neither skipped for nor replaced by a periodic dump */
+    }
     if (jp_dump_path[0] && !__atomic_exchange_n(&jp_dumping, 1, __ATOMIC_ACQUIRE)) {
         /* the clock rate's division raises the inexact flag: the application's thread (MPI_Pcontrol,
          * MPI_Finalize) keeps its floating-point state as it was (layering/README.md) */
         fenv_t fp;
         fegetenv(&fp);
         jp_write_file(jp_dump_path, NULL, state, detail);
+        jp_write_run();
         fesetenv(&fp);
         __atomic_store_n(&jp_dumping, 0, __ATOMIC_RELEASE);
     }
@@ -454,16 +541,18 @@ static int jp_expand(const char *in, size_t n, char *full)
 }
 
 /*
- * The figures of every rank of `all` (the world's processes, ranks as in the world) written by its
- * rank 0 alone: the other ranks send it their snapshots (state `state`, in the compact form above),
+ * The figures of every rank of jp_own_comm (the world's processes, ranks as in the world) written by
+ * its rank 0 alone: the other ranks send it their snapshots (state `state`, in the compact form above),
  * and it writes each as ranks/rank-R.bin, taking them in the order they come, with two buffers of
  * one snapshot's size (the size grows with the ranks only by the rank's matrix row). No rank but
- * rank 0 needs the output directory (PROFILE.md, "Where it is written"). Collective over `all`;
+ * rank 0 needs the output directory (PROFILE.md, "Where it is written"). Collective;
  * returns 1 when rank 0 took the figures (then no rank writes anything else), 0 when it cannot (it
  * has no output directory): then every rank writes its own, as before.
  */
 int jp_gather_dumps(int state)
 {
+    /* a periodic dump of this rank's in flight would land after rank 0 has written its final one */
+    jp_periodic_quiesce();
     /* agreed at MPI_Init: no collective here, a rank other than 0 sends and goes on */
     if (jp_own_comm == MPI_COMM_NULL || !jp_rank0_collects) {
         return 0;

@@ -17,6 +17,8 @@ extern int jp_world_rank;
 extern int jp_world_size;
 extern MPI_Group jp_world_group; /* the world's processes (MPI_COMM_WORLD's group, or a session's mpi://world) */
 
+/* The detail of a FLUSH written by the periodic dump (0: MPI_Pcontrol(2) or SIGUSR1). */
+enum { JP_FLUSH_PERIODIC = 1 };
 enum { JP_RUNNING = 0, JP_FINALIZE = 1, JP_ABORT = 2, JP_EXIT = 3, JP_SIGNAL = 4, JP_FLUSH = 5, JP_FATAL = 6 };
 extern volatile int jp_ended;           /* a final state was reached: no further dumps */
 extern volatile int jp_initialized;
@@ -67,6 +69,9 @@ int jp_world(MPI_Comm comm, int r);
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);
+/* rec_periodic.c: waits until no periodic dump (JPMPI_PROFILE_DUMP_EVERY) is being written; after an
+ * end state was set, none starts. */
+void jp_periodic_quiesce(void);
 /* rec_snapshot.c: every rank's figures to rank 0 of jp_own_comm, which writes them all (collective); 1 if it did. */
 int jp_gather_dumps(int state);
 

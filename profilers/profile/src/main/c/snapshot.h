@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define JP_SNAPSHOT_MAGIC "JPMPIPR1"
-#define JP_SNAPSHOT_VERSION 1
+#define JP_SNAPSHOT_VERSION 2
 
 struct jp_header {
     char magic[8];              /* "JPMPIPR1" */
@@ -24,10 +24,12 @@ struct jp_header {
     uint64_t app_ticks;         /* end of MPI_Init .. start of MPI_Finalize, or .. now */
     uint64_t matrix_ranks;
     char host[64];
-    char impl[32];
-    char jobid[64];
-    char exe[256];
+    char impl[24];              /* "openmpi 4.1.4" (version 1: impl[32], no step) */
     char step[8];               /* Slurm's SLURM_STEP_ID ("0", "batch"); "" if none or longer than 7 */
+    char jobid[56];             /* (version 1: jobid[64]) */
+    uint64_t timer_ticks;       /* the shortest interval two reads of the clock show, in ticks (0: not measured) */
+    char exe[256];
+    char pad[8];
 };
 _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 

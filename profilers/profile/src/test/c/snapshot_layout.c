@@ -32,5 +32,6 @@ int main(void)
     FIELD(jobid);
     FIELD(exe);
     FIELD(step);
+    FIELD(timer_ticks);
     return 0;
 }

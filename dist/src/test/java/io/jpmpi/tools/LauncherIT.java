@@ -173,8 +173,13 @@ class LauncherIT {
     /** bin/jpmpi run OPTIONS -- launcher -n 2 hold 600, until both ranks say they are ready. */
     record Held(Process process, List<String> lines, Path dir, Thread reader) {
         static Held start(Impl impl, List<String> options) throws Exception {
+            return start(impl, options, Map.of());
+        }
+
+        /** The same with {@code env} added to jpmpi's environment. */
+        static Held start(Impl impl, List<String> options, Map<String, String> env) throws Exception {
             Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
-            Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), Map.of(), run(options, impl, 2, "hold", "600"))
+            Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600"))
                     .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();
             List<String> lines = Collections.synchronizedList(new ArrayList<>());
             Thread reader = new Thread(() -> {

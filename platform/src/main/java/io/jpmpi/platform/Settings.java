@@ -117,6 +117,10 @@ public final class Settings {
                 "Set to anything: the profile tool's rank 0 prints no summary line at MPI_Finalize even with v in"
                         + " the tool list (without v it prints none anyway; jpmpi run says where the report is).",
                 null));
+        s.add(new Setting("PROFILE", "DUMP_EVERY", Reader.TOOLS, "unset (no periodic dump)",
+                "N, a whole number of seconds from 1 to 604800: every N seconds each rank writes its figures so far"
+                        + " (ranks/rank-R.bin, as SIGUSR1 does), so that a job killed without warning leaves its last"
+                        + " snapshot for jpmpi report DIR (profilers/profile/PROFILE.md).", null));
         s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
                 "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"
                         + " MPI_Finalize; no cost on other calls), calls (before and after every MPI call), calls:N"

@@ -99,8 +99,10 @@ public final class DemoCommand implements Callable<Integer> {
         ctx.note("same as: jpmpi run --tools " + TOOLS + " --output " + out + " -- " + Shell.quote(command));
         Map<String, String> env = new LinkedHashMap<>(job.launcherEnv());
         env.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
+        long started = System.nanoTime();
         int rc = Processes.runForeground(job.command(), env);
-        ProfileOutput.finish(ctx, out);
+        ProfileOutput.finish(ctx, out, ProfileOutput.run(ctx, job, command, TOOLS, out.toAbsolutePath().normalize(),
+                started));
         Path text = out.resolve(Reports.TEXT);
         if (!Files.isRegularFile(text)) {
             throw new JpmpiException(ExitCode.CHECKS_FAILED, "demo: the job " + (rc == 0 ? "ran" : "failed (exit " + rc

@@ -2,11 +2,15 @@ package io.jpmpi.tools;
 
 import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** What the launcher does with the profile tool's output directory once the job has ended. */
 final class ProfileOutput {
@@ -19,26 +23,49 @@ final class ProfileOutput {
      * without MPI_Finalize), become profile.json and its reports, partial if some rank did not
      * finish; the dumps of a complete profile are then removed (profile.json holds all of them).
      * Either way, say where the reports are. A profile.json the ranks wrote (the profile's Java
-     * level in a by-hand entry list) is left as it is.
+     * level in a by-hand entry list) is left as it is. {@code run} (the command line, the settings,
+     * the wall time) goes into the profile's header.
      */
-    static void finish(Context ctx, Path dir) {
-        finishOne(ctx, dir, "profile");
+    static void finish(Context ctx, Path dir, ProfileDetails.Run run) {
+        finishOne(ctx, dir, "profile", run);
         // jobs the job started with MPI_Comm_spawn: each in a directory of its own inside (PROFILE.md)
         try (var subs = Files.list(dir)) {
             for (Path sub : subs.filter(p -> Files.isDirectory(p) && p.getFileName().toString().startsWith("spawned-"))
                     .sorted().toList()) {
-                finishOne(ctx, sub, "profile of a spawned job");
+                finishOne(ctx, sub, "profile of a spawned job", run);
             }
         } catch (IOException e) {
             // no output directory (the job never started its ranks): finishOne said so
         }
     }
 
-    private static void finishOne(Context ctx, Path dir, String what) {
+    /**
+     * How the job was run, for the profile's header: the launcher command, the tool list as given,
+     * the output directory, the wall time since {@code startedNanos} (System.nanoTime), and the
+     * JPMPI_* settings the ranks ran with (the launcher's environment, then what jpmpi set for the
+     * ranks, which wins; empty values left out).
+     */
+    static ProfileDetails.Run run(Context ctx, Job job, List<String> command, String tools, Path dir,
+                                  long startedNanos) {
+        Map<String, String> in = new TreeMap<>();
+        for (Map<String, String> env : List.of(ctx.env(), job.rankEnv())) {
+            env.forEach((k, v) -> {
+                if (k.startsWith("JPMPI_") && v != null && !v.isEmpty()) {
+                    in.put(k, v);
+                }
+            });
+        }
+        return new ProfileDetails.Run(ProfileDetails.FROM_LAUNCHER, command, tools, dir.toString(), (System.nanoTime() - startedNanos) / 1e9, in);
+    }
+
+    private static void finishOne(Context ctx, Path dir, String what, ProfileDetails.Run run) {
         Path json = ProfileWriter.profileFile(dir);
         try {
             if (ProfileWriter.needsMerge(dir)) {
-                Profile p = ProfileWriter.mergeDumps(dir);
+                Profile merged = ProfileWriter.mergeDumps(dir);
+                // the header's command line and settings, which only the launcher knows
+                Profile p = merged.withDetails(new ProfileDetails(run, merged.details().timerSeconds(),
+                        merged.details().rankFunctions()));
                 ProfileWriter.writeAll(p, dir);
                 if (p.partial()) {
                     ctx.note(what + ": not every rank reached MPI_Finalize: a partial profile was merged from the"

@@ -107,10 +107,13 @@ public final class RunCommand implements Callable<Integer> {
         // also when jpmpi is told to stop (SIGTERM, SIGINT): the ranks' dumps merged, the report said
         Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
         launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
+        String given = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
+        long started = System.nanoTime();
         try {
             return Processes.runForeground(job.command(), launcherEnv, () -> {
                 if (dir != null && !removeIfEmpty(made, true)) {
-                    ProfileOutput.finish(ctx, dir.toAbsolutePath().normalize());
+                    Path at = dir.toAbsolutePath().normalize();
+                    ProfileOutput.finish(ctx, at, ProfileOutput.run(ctx, job, launcher, given, at, started));
                 }
             }, job.launcher().kind() == Launcher.Kind.SLURM);
         } catch (JpmpiException e) {

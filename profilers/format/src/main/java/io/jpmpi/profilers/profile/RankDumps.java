@@ -2,6 +2,8 @@ package io.jpmpi.profilers.profile;
 
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileCheck;
+import io.jpmpi.profilers.report.InputFile;
+import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileFormatException;
 import io.jpmpi.profilers.report.ProfileJson;
 import java.io.IOException;
@@ -32,7 +34,37 @@ public final class RankDumps {
     /** At most this many partial reasons are listed one by one. */
     static final int MAX_REASONS = 20;
 
+    /** Rank 0's command line and settings (rec_snapshot.c writes it beside its first dump). */
+    static final String RUN = "run-0.txt";
+    /** The largest run-0.txt read (the recorder writes at most 32 KiB). */
+    private static final long MAX_RUN_BYTES = 64 * 1024;
+
     private RankDumps() {
+    }
+
+    /**
+     * What rank 0 knew of the run (ranks/run-0.txt: records "a" + a word of its command line and
+     * "e" + NAME=value of a JPMPI_* setting, each ended by a NUL), or null without the file; records
+     * of another kind are left out. The output directory is {@code dir}; the wall time is not known (0).
+     */
+    static ProfileDetails.Run run(Path file, Path dir) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        InputFile.check(file, "rank 0's run record", MAX_RUN_BYTES);
+        String text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
+        List<String> command = new ArrayList<>();
+        Map<String, String> settings = new TreeMap<>();
+        for (String record : text.split("\0")) {
+            if (record.startsWith("a")) {
+                command.add(record.substring(1));
+            } else if (record.startsWith("e") && record.indexOf('=') > 1) {
+                settings.put(record.substring(1, record.indexOf('=')), record.substring(record.indexOf('=') + 1));
+            }
+        }
+        return new ProfileDetails.Run(ProfileDetails.FROM_RANK_0, command,
+                settings.getOrDefault("JPMPI_TOOLS_ENTRY", ""), dir.toAbsolutePath().normalize().toString(), 0,
+                settings);
     }
 
     /** Whether dir has rank dumps to merge (or a ranks folder that cannot be listed: merge says why). */
@@ -60,6 +92,7 @@ public final class RankDumps {
         for (Path p : files(ranksDir).values()) {
             Files.deleteIfExists(p);
         }
+        Files.deleteIfExists(ranksDir.resolve(RUN));
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(ranksDir)) {
             if (ds.iterator().hasNext()) {
                 return;
@@ -94,6 +127,10 @@ public final class RankDumps {
         }
         checkSums(snaps, paths);
         Profile p = profile(snaps);
+        ProfileDetails.Run run = run(ranksDir.resolve(RUN), dir);
+        if (run != null) {
+            p = p.withDetails(new ProfileDetails(run, p.details().timerSeconds(), p.details().rankFunctions()));
+        }
         try {
             ProfileCheck.check(p);
         } catch (ProfileCheck.Inconsistency e) {
@@ -152,6 +189,7 @@ public final class RankDumps {
         Profile.RankRow[] rows = new Profile.RankRow[ranks];
         Profile.SparseRow[] messages = new Profile.SparseRow[ranks];
         Profile.SparseRow[] bytes = new Profile.SparseRow[ranks];
+        ProfileDetails.RankFunctions[] perRank = new ProfileDetails.RankFunctions[ranks];
         boolean partial = false;
         for (Snapshot s : snaps) {
             Aggregate a = Aggregate.of(s, ranks);
@@ -165,6 +203,7 @@ public final class RankDumps {
             Profile.SparseRow[] m = Aggregate.matrixRows(s);
             messages[s.rank()] = m[0];
             bytes[s.rank()] = m[1];
+            perRank[s.rank()] = rankFunctions(s);
             if (s.partialReason() != null) {
                 partial = true;
                 reasons.add("rank " + s.rank() + ": " + s.partialReason());
@@ -177,6 +216,7 @@ public final class RankDumps {
                 rows[r] = new Profile.RankRow(r, "", 0, 0, 0, 0, "no figures (no dump)");
                 messages[r] = Profile.SparseRow.EMPTY;
                 bytes[r] = Profile.SparseRow.EMPTY;
+                perRank[r] = new ProfileDetails.RankFunctions(List.of());
             }
         }
         if (reasons.size() > MAX_REASONS) {
@@ -186,7 +226,21 @@ public final class RankDumps {
         }
         Snapshot rank0 = snaps.stream().filter(s -> s.rank() == 0).findFirst().orElse(first);
         return total.toProfile(rank0, snaps.size(), hosts.size(), partial, reasons, List.of(rows),
-                List.of(messages), List.of(bytes));
+                List.of(messages), List.of(bytes)).withDetails(new ProfileDetails(null, rank0.timerSeconds(),
+                List.of(perRank)));
+    }
+
+    /** The functions rank {@code s} called: calls, time, bytes sent and received, in the dump's order. */
+    public static ProfileDetails.RankFunctions rankFunctions(Snapshot s) {
+        List<ProfileDetails.Entry> entries = new ArrayList<>();
+        for (int f = 0; f < s.names().length; f++) {
+            long[] st = s.stats()[f];
+            if (st[Snapshot.CALLS] > 0) {
+                entries.add(new ProfileDetails.Entry(s.names()[f], st[Snapshot.CALLS], s.seconds(st[Snapshot.TICKS]),
+                        st[Snapshot.SENT], st[Snapshot.RECV]));
+            }
+        }
+        return new ProfileDetails.RankFunctions(entries);
     }
 
     /** The dumps in {@code ranks} by rank; one named rank-*.bin but not rank-R.bin is refused. */

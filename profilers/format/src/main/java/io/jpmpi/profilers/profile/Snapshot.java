@@ -23,8 +23,10 @@ import java.util.Set;
  * header (512 bytes)  magic "JPMPIPR1", u32 version, u32 header size, u32 nfunc, u32 nbuckets,
  *                     i32 world rank, i32 world size, i32 state, i32 detail, u64 pid,
  *                     f64 ticks per second, f64 recording cost per call (ns), i64 unix ns at init,
- *                     u64 application ticks, u64 matrix ranks, char host[64], impl[32], jobid[64], exe[256],
- *                     step[8] (Slurm's step id, "" if none)
+ *                     u64 application ticks, u64 matrix ranks, char host[64], impl[24], step[8] (Slurm's
+ *                     step id, "" if none), jobid[56], u64 timer ticks (the shortest interval two clock
+ *                     reads show; 0: not measured), exe[256]
+ *                     (version 1: impl[32], jobid[64], exe[256]: no step, no timer)
  * names               nfunc x 48 bytes, NUL-padded
  * stats               nfunc x 6 u64: calls, ticks, min ticks, max ticks, bytes sent, bytes received
  * histograms          nfunc x nbuckets u64
@@ -33,10 +35,12 @@ import java.util.Set;
  */
 public record Snapshot(int rank, int size, State state, int detail, long pid, double ticksPerSecond,
                        double perCallNs, long initUnixNs, long appTicks, String host, String impl, String jobId,
-                       String step, String executable, String[] names, long[][] stats, long[][] histograms, long[] messages,
-                       long[] bytes) {
+                       String step, String executable, String[] names, long[][] stats, long[][] histograms,
+                       long[] messages, long[] bytes, long timerTicks) {
     public static final int HEADER = 512;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** The oldest version read (version 1: impl[32], jobid[64], no step and no timer in the header). */
+    public static final int OLDEST_VERSION = 1;
     /**
      * Where each header field is (profilers/profile/src/main/c/snapshot.h: struct jp_header);
      * SnapshotLayoutTest compares them with the compiler's offsets.
@@ -59,9 +63,10 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     private static final int MATRIX_RANKS_AT = 80;
     private static final int HOST_AT = 88;
     private static final int IMPL_AT = 152;
+    private static final int STEP_AT = 176;
     private static final int JOBID_AT = 184;
+    private static final int TIMER_AT = 240;
     private static final int EXE_AT = 248;
-    private static final int STEP_AT = 504;
 
     private static Map<String, Integer> headerFields() {
         Map<String, Integer> m = new LinkedHashMap<>();
@@ -82,9 +87,10 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         m.put("matrix_ranks", MATRIX_RANKS_AT);
         m.put("host", HOST_AT);
         m.put("impl", IMPL_AT);
-        m.put("jobid", JOBID_AT);
-        m.put("exe", EXE_AT);
         m.put("step", STEP_AT);
+        m.put("jobid", JOBID_AT);
+        m.put("timer_ticks", TIMER_AT);
+        m.put("exe", EXE_AT);
         return Collections.unmodifiableMap(m);
     }
     public static final int NAME = 48;
@@ -94,6 +100,9 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     public static final int MAX = 3;
     public static final int SENT = 4;
     public static final int RECV = 5;
+
+    /** The detail of a FLUSH the periodic dump wrote (recorder_private.h: JP_FLUSH_PERIODIC). */
+    public static final int FLUSH_PERIODIC = 1;
 
     /** How the rank's recording ended. */
     public enum State {
@@ -143,7 +152,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         long[] bytes = new long[h.size];
         matrix(b, messages, bytes);
         return new Snapshot(h.rank, h.size, h.state, h.detail, h.pid, h.tps, h.perCall, h.initUnixNs, h.appTicks,
-                h.host, h.impl, h.job, h.step, h.exe, names, stats, hist, messages, bytes);
+                h.host, h.impl, h.job, h.step, h.exe, names, stats, hist, messages, bytes, h.timerTicks);
     }
 
     /** A problem at {@code offset} of the snapshot, in {@code field}. */
@@ -152,9 +161,9 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     }
 
     /** The header's fields, each checked as it is read. */
-    private record Header(int nfunc, int nbuckets, int rank, int size, State state, int detail, long pid, double tps,
+    private record Header(int version, int nfunc, int nbuckets, int rank, int size, State state, int detail, long pid, double tps,
                           double perCall, long initUnixNs, long appTicks, String host, String impl, String job,
-                          String exe, String step) {
+                          String exe, String step, long timerTicks) {
         static Header read(ByteBuffer b) {
             if (b.remaining() < HEADER) {
                 throw new IllegalArgumentException(b.remaining() + " bytes, shorter than a rank dump's " + HEADER
@@ -165,7 +174,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             if (!new String(magic, StandardCharsets.ISO_8859_1).equals("JPMPIPR1")) {
                 throw bad(MAGIC, "magic", "not a jpmpi rank dump (no \"JPMPIPR1\" at its start)");
             }
-            intIn(b, VERSION_AT, "version", VERSION, VERSION);
+            int version = intIn(b, VERSION_AT, "version", OLDEST_VERSION, VERSION);
             intIn(b, HEADER_SIZE_AT, "header size", HEADER, HEADER);
             int nfunc = intIn(b, NFUNC_AT, "number of functions", 1, ProfileJson.MAX_FUNCTIONS);
             int nbuckets = intIn(b, NBUCKETS_AT, "number of size buckets", 1, Histogram.BUCKETS);
@@ -193,10 +202,21 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
                 throw bad(MATRIX_RANKS_AT, "matrix ranks", Long.toUnsignedString(matrixRanks)
                         + ", not the world size " + size);
             }
-            return new Header(nfunc, nbuckets, rank, size, State.values()[code], b.getInt(DETAIL_AT), pid, tps,
-                    perCall, init, app, text(b, HOST_AT, IMPL_AT - HOST_AT), text(b, IMPL_AT, JOBID_AT - IMPL_AT),
-                    text(b, JOBID_AT, EXE_AT - JOBID_AT), text(b, EXE_AT, STEP_AT - EXE_AT),
-                    text(b, STEP_AT, HEADER - STEP_AT));
+            boolean v1 = version == 1; // impl[32] and jobid[64], no step, no timer
+            return new Header(version, nfunc, nbuckets, rank, size, State.values()[code], b.getInt(DETAIL_AT), pid,
+                    tps, perCall, init, app, text(b, HOST_AT, IMPL_AT - HOST_AT),
+                    text(b, IMPL_AT, (v1 ? JOBID_AT : STEP_AT) - IMPL_AT),
+                    text(b, JOBID_AT, (v1 ? EXE_AT : TIMER_AT) - JOBID_AT), text(b, EXE_AT, 256),
+                    v1 ? "" : text(b, STEP_AT, JOBID_AT - STEP_AT), v1 ? 0 : timer(b, tps));
+        }
+
+        /** The clock's resolution in ticks: 0 (not measured) up to a millisecond's worth. */
+        private static long timer(ByteBuffer b, double tps) {
+            long t = count(b, TIMER_AT, "timer ticks");
+            if (t > tps / 1000) {
+                throw bad(TIMER_AT, "timer ticks", t + " ticks at " + tps + " per second is more than 1 ms");
+            }
+            return t;
         }
 
         /** The snapshot's size in bytes (at most ~4 GiB: the counts are bounded). */
@@ -351,6 +371,11 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         return ticksPerSecond > 0 ? ticks / ticksPerSecond : 0;
     }
 
+    /** The shortest interval the clock shows, in seconds: measured, else one tick. */
+    public double timerSeconds() {
+        return seconds(Math.max(1, timerTicks));
+    }
+
     public double appSeconds() {
         return seconds(appTicks);
     }
@@ -379,7 +404,8 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             case ABORT -> "MPI_Abort(errorcode " + detail + ")";
             case EXIT -> "exit without MPI_Finalize";
             case SIGNAL -> "signal " + detail + " (" + signalName(detail) + ")";
-            case FLUSH -> "still running (MPI_Pcontrol(2) flush)";
+            case FLUSH -> detail == FLUSH_PERIODIC ? "still running (periodic dump, JPMPI_PROFILE_DUMP_EVERY)"
+                    : "still running (MPI_Pcontrol(2) flush)";
             case FATAL -> "fatal MPI error (" + errorClassName(detail) + ")";
             case RUNNING -> "no MPI_Finalize";
         };

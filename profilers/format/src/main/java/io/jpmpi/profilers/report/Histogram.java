@@ -24,7 +24,7 @@ public final class Histogram {
         return k == 0 ? 0 : 1L << (k - 1);
     }
 
-    /** A short label for bucket k: "0", "1", "2-3", "4-7", "1K-2K", ..., "64T+" for the last. */
+    /** A short label for bucket k: "0", "1", "2-3", "4-7", "1KiB-2KiB", ..., "64TiB+" for the last. */
     public static String label(int k) {
         if (k == 0) {
             return "0";

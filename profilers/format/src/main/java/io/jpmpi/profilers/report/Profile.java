@@ -20,11 +20,35 @@ import java.util.Objects;
  * @param rankRows       one row per world rank, in rank order
  * @param messages       sender-side matrix of messages: row r lists the world ranks r sent to
  * @param bytes          the same for bytes
+ * @param details        what schema jpmpi-profile-2 added (the run, the timer, per-rank functions);
+ *                       {@link ProfileDetails#NONE} when there is none of it
  */
 public record Profile(String schema, boolean partial, List<String> partialReasons, Job job, int ranks,
                       Summary summary, Overhead overhead, List<FunctionProfile> functions, long[] histogram,
-                      Blocks blocks, List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes) {
-    public static final String SCHEMA = "jpmpi-profile-1";
+                      Blocks blocks, List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes,
+                      ProfileDetails details) {
+    /** The schema written. */
+    public static final String SCHEMA = "jpmpi-profile-2";
+    /** The first schema, which is still read (it has no {@link ProfileDetails}). */
+    public static final String SCHEMA_1 = "jpmpi-profile-1";
+
+    public Profile {
+        details = details == null ? ProfileDetails.NONE : details;
+    }
+
+    /** A profile without the details schema jpmpi-profile-2 added. */
+    public Profile(String schema, boolean partial, List<String> partialReasons, Job job, int ranks, Summary summary,
+                   Overhead overhead, List<FunctionProfile> functions, long[] histogram, Blocks blocks,
+                   List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes) {
+        this(schema, partial, partialReasons, job, ranks, summary, overhead, functions, histogram, blocks, rankRows,
+                messages, bytes, ProfileDetails.NONE);
+    }
+
+    /** This profile with {@code d} as its details. */
+    public Profile withDetails(ProfileDetails d) {
+        return new Profile(schema, partial, partialReasons, job, ranks, summary, overhead, functions, histogram,
+                blocks, rankRows, messages, bytes, d);
+    }
 
     /** Equal components, arrays by content (a record's own equals compares arrays by identity). */
     @Override
@@ -34,13 +58,14 @@ public record Profile(String schema, boolean partial, List<String> partialReason
                 && Objects.equals(summary, p.summary) && Objects.equals(overhead, p.overhead)
                 && Objects.equals(functions, p.functions) && Arrays.equals(histogram, p.histogram)
                 && Objects.equals(blocks, p.blocks) && Objects.equals(rankRows, p.rankRows)
-                && Objects.equals(messages, p.messages) && Objects.equals(bytes, p.bytes);
+                && Objects.equals(messages, p.messages) && Objects.equals(bytes, p.bytes)
+                && Objects.equals(details, p.details);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(schema, partial, partialReasons, job, ranks, summary, overhead, functions,
-                Arrays.hashCode(histogram), blocks, rankRows, messages, bytes);
+                Arrays.hashCode(histogram), blocks, rankRows, messages, bytes, details);
     }
 
     @Override
@@ -48,7 +73,7 @@ public record Profile(String schema, boolean partial, List<String> partialReason
         return "Profile[schema=" + schema + ", partial=" + partial + ", partialReasons=" + partialReasons + ", job="
                 + job + ", ranks=" + ranks + ", summary=" + summary + ", overhead=" + overhead + ", functions="
                 + functions + ", histogram=" + Arrays.toString(histogram) + ", blocks=" + blocks + ", rankRows="
-                + rankRows + ", messages=" + messages + ", bytes=" + bytes + "]";
+                + rankRows + ", messages=" + messages + ", bytes=" + bytes + ", details=" + details + "]";
     }
 
     /** Per-rank figures summarised across ranks. */

@@ -57,6 +57,50 @@ public final class ProfileCheck {
         histogram(p);
         blocks(p);
         rows(p);
+        rankFunctions(p);
+    }
+
+    /**
+     * Schema 2's per-rank functions: one row per rank, only functions the profile lists, called at
+     * least once, adding up over ranks to each function's totals.
+     */
+    private static void rankFunctions(Profile p) throws Inconsistency {
+        List<ProfileDetails.RankFunctions> rows = p.details().rankFunctions();
+        if (rows == null) {
+            return;
+        }
+        if (rows.size() != p.ranks()) {
+            throw new Inconsistency("rank_functions", "has " + rows.size() + " rows, \"ranks\" is " + p.ranks());
+        }
+        java.util.Map<String, double[]> sums = new java.util.HashMap<>();
+        for (FunctionProfile f : p.functions()) {
+            sums.put(f.name(), new double[4]);
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            for (ProfileDetails.Entry e : rows.get(r).functions()) {
+                String path = "rank_functions[" + r + "]." + ProfileJsonReader.clip(e.name(), 60);
+                double[] s = sums.get(e.name());
+                if (s == null) {
+                    throw new Inconsistency(path, "is no function of \"functions\"");
+                }
+                if (e.calls() == 0) {
+                    throw new Inconsistency(path, "has no calls (a rank lists only the functions it called)");
+                }
+                atMost(path + "[1]", e.timeSeconds(), "the longest time allowed", ProfileJson.MAX_SECONDS);
+                s[0] += e.calls();
+                s[1] += e.timeSeconds();
+                s[2] += e.bytesSent();
+                s[3] += e.bytesRecv();
+            }
+        }
+        for (FunctionProfile f : p.functions()) {
+            double[] s = sums.get(f.name());
+            String path = "rank_functions[*]." + ProfileJsonReader.clip(f.name(), 60);
+            same(path + "[0] summed over ranks", s[0], "the function's calls", f.calls());
+            same(path + "[1] summed over ranks", s[1], "the function's time_s", f.timeSeconds());
+            same(path + "[2] summed over ranks", s[2], "the function's bytes_sent", f.bytesSent());
+            same(path + "[3] summed over ranks", s[3], "the function's bytes_recv", f.bytesRecv());
+        }
     }
 
     private static void job(Profile p) throws Inconsistency {

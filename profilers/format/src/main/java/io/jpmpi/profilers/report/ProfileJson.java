@@ -18,7 +18,8 @@ import java.nio.file.Path;
  * <p>Writing comes in pieces so that every rank can write its own rows at its own offset (one
  * positional write each, ProfileLevel): {@link #head}, then one {@link #rankRow} per rank,
  * {@link #middle}, one {@link #sparseRow} per rank (messages), {@link #middle2}, one
- * {@link #sparseRow} per rank (bytes), {@link #tail}. Every piece is pure ASCII (non-ASCII
+ * {@link #sparseRow} per rank (bytes), {@link #tail}; or, with schema 2's per-rank functions,
+ * {@link #middle3}, one {@link #rankFunctionsRow} per rank, {@link #tail2} instead of {@link #tail}. Every piece is pure ASCII (non-ASCII
  * characters are written as \\u escapes), so its length in chars is its length in bytes. Numbers
  * that are NaN or infinite are written as 0; integral doubles below 2^53 as integers, others in
  * their shortest round-trip form.
@@ -106,6 +107,21 @@ public final class ProfileJson {
     /** After the rows of the bytes matrix: the end of the document. */
     public static String tail() {
         return ProfileJsonWriter.tail();
+    }
+
+    /** Between the rows of the bytes matrix and the per-rank functions (schema 2's "rank_functions"). */
+    public static String middle3() {
+        return ProfileJsonWriter.middle3();
+    }
+
+    /** One rank's functions on one line, then ",\n", or "\n" for the last row. */
+    public static String rankFunctionsRow(ProfileDetails.RankFunctions row, boolean last) {
+        return ProfileJsonWriter.rankFunctionsRow(row, last);
+    }
+
+    /** After the per-rank functions: the end of the document. */
+    public static String tail2() {
+        return ProfileJsonWriter.tail2();
     }
 
     /** A double as written: see {@link ProfileJsonWriter#number(double)}. */

@@ -43,7 +43,13 @@ final class ProfileJsonDocument {
     }
 
     private static final String[] TOP = {"schema", "partial", "partial_reasons", "job", "ranks", "summary",
-            "overhead", "functions", "histogram", "blocks", "rank_rows", "matrix"};
+            "overhead", "functions", "histogram", "blocks", "rank_rows", "matrix",
+            // added in jpmpi-profile-2 (optional: ProfileDetails)
+            "run", "timer", "rank_functions"};
+    /** The first of TOP's keys that schema 2 added: they may be absent. */
+    private static final int ADDED_IN_2 = 12;
+    private static final String[] RUN = {"source", "command", "tools", "output", "wall_s", "settings"};
+    private static final String[] TIMER = {"resolution_s"};
     private static final String[] JOB = {"id", "executable", "mpi", "hosts", "start", "wall_s", "step"};
     private static final String[] SUMMARY = {"app_s", "mpi_s", "mpi_pct", "calls", "bytes_sent", "bytes_recv"};
     private static final String[] STAT = {"sum", "min", "min_rank", "max", "max_rank", "avg", "cv"};
@@ -56,6 +62,8 @@ final class ProfileJsonDocument {
     private static final String[] MATRIX = {"messages", "bytes"};
     /** The top-level keys whose members' places are noted. */
     private static final Set<String> MARKED = Set.of("job", "summary", "overhead", "functions", "histogram", "blocks");
+    /** The most words of a command line and settings read. */
+    private static final int MAX_WORDS = 4096;
     private static final Pattern ROW = Pattern.compile("rank_rows\\[(\\d{1,7})]");
 
     /** One document's reading: the parser, the path to the current value (for messages), what is known so far. */
@@ -66,6 +74,7 @@ final class ProfileJsonDocument {
         private final int[] pathIndexes = new int[16];
         private int depth;
         private int ranks;
+        private String schema;
         /** Where the objects and arrays near the top start, for {@link ProfileCheck}'s messages. */
         private final Map<String, JsonLocation> places = new HashMap<>();
         /** The line each rank row starts on. */
@@ -95,12 +104,16 @@ final class ProfileJsonDocument {
             List<Profile.RankRow> rows = new ArrayList<>();
             List<List<Profile.SparseRow>> matrix = new ArrayList<>();
             int[] fields = new int[1];
-            object(TOP, k -> {
+            ProfileDetails.Run[] run = new ProfileDetails.Run[1];
+            double[] timer = new double[1];
+            List<ProfileDetails.RankFunctions> rankFunctions = new ArrayList<>();
+            boolean[] hasRankFunctions = new boolean[1];
+            object(TOP, ADDED_IN_2, k -> {
                 if (fields[0]++ == 0 && k != 0) {
                     throw error("not a jpmpi profile: the first key must be \"schema\", found \""
                             + clip(p.currentName(), 40) + "\"");
                 }
-                if (k >= 5 && ranks == 0) {
+                if (k >= 5 && k != 12 && k != 13 && ranks == 0) {
                     throw error(quote(TOP[k]) + " must come after \"ranks\"");
                 }
                 switch (k) {
@@ -116,6 +129,16 @@ final class ProfileJsonDocument {
                     case 9 -> blocks[0] = blocks();
                     case 10 -> rankRows(rows);
                     case 11 -> matrix(matrix);
+                    case 12 -> run[0] = run();
+                    case 13 -> object(TIMER, j -> {
+                        if (j == 0) {
+                            timer[0] = amount();
+                        }
+                    });
+                    case 14 -> {
+                        rankFunctions(rankFunctions);
+                        hasRankFunctions[0] = true;
+                    }
                     default -> {
                     }
                 }
@@ -123,9 +146,10 @@ final class ProfileJsonDocument {
             if (p.nextToken() != null) {
                 throw error("unexpected content after the end of the profile");
             }
-            Profile profile = new Profile(Profile.SCHEMA, partial[0], List.copyOf(reasons), job[0], ranks, summary[0],
+            Profile profile = new Profile(schema, partial[0], List.copyOf(reasons), job[0], ranks, summary[0],
                     overhead[0], List.copyOf(functions), histogram[0], blocks[0], List.copyOf(rows), matrix.get(0),
-                    matrix.get(1));
+                    matrix.get(1), new ProfileDetails(run[0], timer[0],
+                            hasRankFunctions[0] ? List.copyOf(rankFunctions) : null));
             try {
                 ProfileCheck.check(profile);
             } catch (ProfileCheck.Inconsistency e) {
@@ -162,9 +186,11 @@ final class ProfileJsonDocument {
 
         private void schema() throws IOException {
             String s = string(false);
-            if (!Profile.SCHEMA.equals(s)) {
+            schema = s;
+            if (!Profile.SCHEMA.equals(s) && !Profile.SCHEMA_1.equals(s)) {
                 if (s.startsWith("jpmpi-profile-")) {
-                    throw error("unsupported schema \"" + clip(s, 40) + "\" (this jpmpi reads " + Profile.SCHEMA + ")");
+                    throw error("unsupported schema \"" + clip(s, 40) + "\" (this jpmpi reads " + Profile.SCHEMA
+                            + " and " + Profile.SCHEMA_1 + ")");
                 }
                 throw error("not a jpmpi profile: \"schema\" is \"" + clip(s, 40) + "\", expected \""
                         + Profile.SCHEMA + "\"");
@@ -175,7 +201,7 @@ final class ProfileJsonDocument {
             String[] strings = new String[5];
             int[] hosts = new int[1];
             double[] wall = new double[1];
-            object(JOB, 1, k -> { // "step" only where a step is named
+            object(JOB, JOB.length - 1, k -> { // "step" only where a step is named
                 switch (k) {
                     case 0 -> strings[0] = string(true);
                     case 1 -> strings[1] = string(true);
@@ -376,6 +402,69 @@ final class ProfileJsonDocument {
             return new Profile.RankRow(rank[0], s[0], l[2], d[3], d[4], l[5], s[1]);
         }
 
+        private ProfileDetails.Run run() throws IOException {
+            List<String> command = new ArrayList<>();
+            String[] strings = new String[3];
+            double[] wall = new double[1];
+            Map<String, String> settings = new HashMap<>();
+            object(RUN, k -> {
+                switch (k) {
+                    case 0 -> {
+                        strings[0] = string(false);
+                        if (!strings[0].equals(ProfileDetails.FROM_LAUNCHER) && !strings[0].equals(ProfileDetails.FROM_RANK_0)) {
+                            throw expected("\"" + ProfileDetails.FROM_LAUNCHER + "\" or \"" + ProfileDetails.FROM_RANK_0 + "\"");
+                        }
+                    }
+                    case 1 -> array(MAX_WORDS, "words", i -> command.add(string(false)));
+                    case 2, 3 -> strings[k - 1] = string(false);
+                    case 4 -> wall[0] = amount();
+                    case 5 -> object(new String[0], j -> {
+                        if (settings.size() == MAX_WORDS) {
+                            throw error(quote(parentPath()) + " has more than " + MAX_WORDS + " settings");
+                        }
+                        settings.put(p.currentName(), string(false));
+                    });
+                    default -> {
+                    }
+                }
+            });
+            return new ProfileDetails.Run(strings[0], command, strings[1], strings[2], wall[0], settings);
+        }
+
+        /** One object per rank: function name to [calls, time_s, bytes_sent, bytes_recv]. */
+        private void rankFunctions(List<ProfileDetails.RankFunctions> out) throws IOException {
+            if (ranks == 0) {
+                throw error("\"rank_functions\" must come after \"ranks\"");
+            }
+            int n = array(ranks, "rows (one per rank)", i -> {
+                List<ProfileDetails.Entry> entries = new ArrayList<>();
+                object(new String[0], j -> {
+                    if (entries.size() == MAX_FUNCTIONS) {
+                        throw error(quote(parentPath()) + " has more than " + MAX_FUNCTIONS + " functions");
+                    }
+                    String name = p.currentName();
+                    long[] l = new long[4];
+                    double[] t = new double[1];
+                    int m = array(4, "values ([calls, time_s, bytes_sent, bytes_recv])", v -> {
+                        if (v == 1) {
+                            t[0] = amount();
+                        } else {
+                            l[v] = count();
+                        }
+                    });
+                    if (m != 4) {
+                        throw error(quote(path()) + " must be [calls, time_s, bytes_sent, bytes_recv], found " + m
+                                + " values");
+                    }
+                    entries.add(new ProfileDetails.Entry(name, l[0], t[0], l[2], l[3]));
+                });
+                out.add(new ProfileDetails.RankFunctions(entries));
+            });
+            if (n != ranks) {
+                throw error(quote(path()) + " has " + n + " rows, \"ranks\" is " + ranks);
+            }
+        }
+
         private void matrix(List<List<Profile.SparseRow>> out) throws IOException {
             List<Profile.SparseRow> messages = new ArrayList<>();
             List<Profile.SparseRow> bytes = new ArrayList<>();
@@ -433,11 +522,11 @@ final class ProfileJsonDocument {
          * {@code keys} must be present.
          */
         private void object(String[] keys, Field field) throws IOException {
-            object(keys, 0, field);
+            object(keys, keys.length, field);
         }
 
-        /** As {@link #object(String[], Field)}, the last {@code optional} keys of {@code keys} may be absent. */
-        private void object(String[] keys, int optional, Field field) throws IOException {
+        /** {@link #object(String[], Field)} where the keys from index {@code required} on may be absent. */
+        private void object(String[] keys, int required, Field field) throws IOException {
             if (p.currentToken() != JsonToken.START_OBJECT) {
                 throw expected("an object");
             }
@@ -456,7 +545,7 @@ final class ProfileJsonDocument {
                 }
                 leave();
             }
-            for (int k = 0; k < keys.length - optional; k++) {
+            for (int k = 0; k < required; k++) {
                 if ((seen & (1L << k)) == 0) {
                     String in = path();
                     throw error("missing " + quote(keys[k]) + (in.isEmpty() ? "" : " in " + quote(in)));

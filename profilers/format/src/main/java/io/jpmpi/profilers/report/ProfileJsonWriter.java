@@ -24,7 +24,7 @@ final class ProfileJsonWriter {
         writeRows(p.messages(), w);
         w.write(middle2());
         writeRows(p.bytes(), w);
-        w.write(tail());
+        w.write(tail(p));
     }
 
     private static void writeRows(List<Profile.SparseRow> rows, Writer w) throws IOException {
@@ -47,6 +47,10 @@ final class ProfileJsonWriter {
             g.writeEndArray();
         })).append(",\n");
         b.append("\"job\":").append(json(g -> job(g, p.job()))).append(",\n");
+        ProfileDetails.Run run = p.details().run();
+        if (run != null) {
+            b.append("\"run\":").append(json(g -> run(g, run))).append(",\n");
+        }
         b.append("\"ranks\":").append(p.ranks()).append(",\n");
         Profile.Summary s = p.summary();
         b.append("\"summary\":").append(json(g -> {
@@ -67,6 +71,9 @@ final class ProfileJsonWriter {
             number(g, "total_s", o.totalSeconds());
             g.writeEndObject();
         })).append(",\n");
+        if (p.details().timerSeconds() > 0) {
+            b.append("\"timer\":{\"resolution_s\":").append(number(p.details().timerSeconds())).append("},\n");
+        }
         b.append("\"functions\":[");
         List<FunctionProfile> functions = p.functions() == null ? List.of() : p.functions();
         for (int i = 0; i < functions.size(); i++) {
@@ -126,6 +133,70 @@ final class ProfileJsonWriter {
     /** After the rows of the bytes matrix: the end of the document. */
     static String tail() {
         return "]}}\n";
+    }
+
+    /**
+     * After the rows of the bytes matrix: the end of the document, with schema 2's
+     * {@code "rank_functions"} when {@code p} has them (one line per rank).
+     */
+    static String tail(Profile p) {
+        List<ProfileDetails.RankFunctions> rows = p.details().rankFunctions();
+        if (rows == null) {
+            return tail();
+        }
+        StringBuilder b = new StringBuilder(64 + rows.size() * 128).append(middle3());
+        for (int i = 0; i < rows.size(); i++) {
+            b.append(rankFunctionsRow(rows.get(i), i == rows.size() - 1));
+        }
+        return b.append(tail2()).toString();
+    }
+
+    /** Between the rows of the bytes matrix and the per-rank functions (schema 2). */
+    static String middle3() {
+        return "]},\n\"rank_functions\":[\n";
+    }
+
+    /** After the per-rank functions: the end of the document. */
+    static String tail2() {
+        return "]}\n";
+    }
+
+    /** One rank's functions, {@code {"MPI_X":[calls,time_s,sent,recv],...}}, then ",\n", or "\n" for the last. */
+    static String rankFunctionsRow(ProfileDetails.RankFunctions row, boolean last) {
+        return json(g -> {
+            g.writeStartObject();
+            for (ProfileDetails.Entry e : row.functions()) {
+                g.writeFieldName(e.name());
+                g.writeStartArray();
+                g.writeNumber(e.calls());
+                g.writeNumber(number(e.timeSeconds()));
+                g.writeNumber(e.bytesSent());
+                g.writeNumber(e.bytesRecv());
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }) + (last ? "\n" : ",\n");
+    }
+
+    private static void run(JsonGenerator g, ProfileDetails.Run run) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("source", run.source());
+        g.writeFieldName("command");
+        g.writeStartArray();
+        for (String word : run.command()) {
+            g.writeString(word);
+        }
+        g.writeEndArray();
+        g.writeStringField("tools", run.tools());
+        g.writeStringField("output", run.output());
+        number(g, "wall_s", run.wallSeconds());
+        g.writeFieldName("settings");
+        g.writeStartObject();
+        for (String k : new java.util.TreeSet<>(run.settings().keySet())) {
+            g.writeStringField(k, run.settings().get(k));
+        }
+        g.writeEndObject();
+        g.writeEndObject();
     }
 
     /**

@@ -7,12 +7,16 @@ public final class Units {
     private Units() {
     }
 
-    /** 1023 → "1023", 1024 → "1K", 1536 → "1.5K", 3·2^30 → "3G" (binary units). */
+    /** What the reports' units mean, in one line. */
+    public static final String LEGEND = "bytes: KiB = 1024 bytes, MiB = 1024 KiB, GiB = 1024 MiB;"
+            + " counts: M = million, G = billion; time: s, ms, us (microseconds), ns";
+
+    /** 1023 → "1023", 1024 → "1KiB", 1536 → "1.5KiB", 3·2^30 → "3GiB" (binary units, IEC names). */
     public static String bytes(double bytes) {
         if (!Double.isFinite(bytes)) {
             return "n/a";
         }
-        String[] units = {"", "K", "M", "G", "T", "P", "E"};
+        String[] units = {"", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         int u = 0;
         double v = bytes;
         while (Math.abs(v) >= 1024 && u < units.length - 1) {
@@ -24,7 +28,7 @@ public final class Units {
         }
         String t = v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
         if (Math.abs(Double.parseDouble(t)) >= 1024 && u < units.length - 1) {
-            // 1023.96K rounds to 1024.0K: that is 1M.
+            // 1023.96KiB rounds to 1024.0KiB: that is 1MiB.
             return bytes(Math.copySign(Math.pow(1024, u + 1), v));
         }
         return t.endsWith(".0") ? t.substring(0, t.length() - 2) + units[u] : t + units[u];

@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,9 +61,54 @@ class RankDumpsTest {
                 .orElseThrow();
         assertEquals(RANKS * 400, isend.calls());
         assertEquals(RANKS * 400 * 65536L, isend.bytesSent());
+        // every rank's own figures per function (schema 2), as its dump has them
+        for (int r = 0; r < RANKS; r++) {
+            var mine = p.details().rankFunctions().get(r);
+            assertEquals(6, mine.functions().size(), "rank " + r + " called 6 functions");
+            assertEquals(400, mine.get("MPI_Isend").calls());
+            assertEquals(400 * 65536L, mine.get("MPI_Isend").bytesSent());
+            assertEquals(400 * 65536L, mine.get("MPI_Irecv").bytesRecv());
+            assertEquals(null, mine.get("MPI_Bcast"));
+        }
+        // the dumps say nothing of the timer's resolution: one tick
+        assertEquals(1 / Dumps.TICKS_PER_SECOND, p.details().timerSeconds());
         Path json = dir.resolve("profile.json");
         ProfileJson.write(p, json);
         assertEquals(p, ProfileJson.read(json));
+    }
+
+    /** A job started by hand: rank 0's own command line and settings (ranks/run-0.txt) make the run. */
+    @Test
+    void rankZerosRunRecord() throws IOException {
+        Path ranks = Dumps.writeAll(dir, RANKS);
+        assertEquals(null, RankDumps.merge(dir).details().run(), "no run-0.txt: no run");
+        byte[] record = ("a./halo\0a-n\0a100 200\0eJPMPI_TOOLS_ENTRY=libjpmpi-profile.so\0eJPMPI_OUTPUT_DIR=prof\0"
+                + "xsomething else\0").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Files.write(ranks.resolve("run-0.txt"), record);
+        var run = RankDumps.merge(dir).details().run();
+        assertEquals(io.jpmpi.profilers.report.ProfileDetails.FROM_RANK_0, run.source());
+        assertEquals(List.of("./halo", "-n", "100 200"), run.command());
+        assertEquals("libjpmpi-profile.so", run.tools());
+        assertEquals(dir.toAbsolutePath().normalize().toString(), run.output());
+        assertEquals(java.util.Map.of("JPMPI_TOOLS_ENTRY", "libjpmpi-profile.so", "JPMPI_OUTPUT_DIR", "prof"),
+                run.settings());
+        assertEquals(0, run.wallSeconds());
+        Profile p = RankDumps.merge(dir);
+        ProfileJson.write(p, dir.resolve("profile.json"));
+        assertEquals(p, ProfileJson.read(dir.resolve("profile.json")));
+        RankDumps.remove(dir);
+        assertFalse(Files.exists(ranks), "the run record goes with the dumps");
+    }
+
+    @Test
+    void theTimersResolutionIsRankZeros() throws IOException {
+        Path ranks = Dumps.writeAll(dir, RANKS);
+        ByteBuffer b = ByteBuffer.wrap(Dumps.dump(0, RANKS)).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(504, 24);
+        Files.write(ranks.resolve("rank-0.bin"), b.array());
+        assertEquals(24 / Dumps.TICKS_PER_SECOND, RankDumps.merge(dir).details().timerSeconds());
+        assertEquals("offset 504 (timer ticks): 2400001 ticks at 2.4E9 per second is more than 1 ms",
+                refused("rank-1.bin", x -> x.putLong(504, 2_400_001)));
     }
 
     @Test
@@ -71,6 +117,7 @@ class RankDumpsTest {
         Profile p = RankDumps.merge(dir);
         assertTrue(p.partial());
         assertEquals("rank 2: no figures (no dump)", p.partialReasons().getFirst());
+        assertEquals(List.of(), p.details().rankFunctions().get(2).functions());
         ProfileJson.write(p, dir.resolve("profile.json"));
         assertEquals(p, ProfileJson.read(dir.resolve("profile.json")));
     }

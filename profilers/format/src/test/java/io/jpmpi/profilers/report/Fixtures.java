@@ -167,9 +167,26 @@ final class Fixtures {
         Profile.Summary summary = new Profile.Summary(Stat.of(app), Stat.of(mpi), Stat.of(pct), Stat.of(calls),
                 Stat.of(sent), Stat.of(recv));
         Profile.Overhead overhead = new Profile.Overhead(14.2, totalCalls, totalCalls * 14.2e-9);
+        List<ProfileDetails.RankFunctions> perRank = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            List<ProfileDetails.Entry> entries = new ArrayList<>();
+            for (Fn f : fns) {
+                if (f.calls[r] > 0) {
+                    entries.add(new ProfileDetails.Entry(f.name, f.calls[r], f.time[r], f.sent[r], f.recv[r]));
+                }
+            }
+            perRank.add(new ProfileDetails.RankFunctions(entries));
+        }
         return new Profile(Profile.SCHEMA, partial, List.copyOf(reasons), job, ranks, summary, overhead,
                 List.copyOf(functions), trim(histogram), blocks(ranks, app, mpi, messages, bytes), List.copyOf(rows),
-                List.copyOf(messageRows), List.copyOf(byteRows));
+                List.copyOf(messageRows), List.copyOf(byteRows), new ProfileDetails(null, 0, perRank));
+    }
+
+    /** {@code p} with a run as the launcher records it and a measured timer resolution of 10 ns. */
+    static Profile withDetails(Profile p) {
+        return p.withDetails(new ProfileDetails(new ProfileDetails.Run(ProfileDetails.FROM_LAUNCHER, List.of("mpirun", "-np", "4", "./halo"),
+                "profile", "/home/me/out", 13.5, java.util.Map.of("JPMPI_PROFILE_OUTPUT", "on", "JPMPI_OUTPUT_DIR",
+                "/home/me/out")), 1e-8, p.details().rankFunctions()));
     }
 
     /** One block per rank up to 64 ranks, else 64 blocks of consecutive ranks. */

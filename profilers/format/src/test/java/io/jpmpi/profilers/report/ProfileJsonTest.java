@@ -114,7 +114,21 @@ class ProfileJsonTest {
 
     @Test
     void theFileIsTheConcatenationOfThePieces(@TempDir Path dir) throws IOException {
-        Profile p = Fixtures.fourRanks();
+        for (boolean functions : new boolean[] {false, true}) {
+            Profile full = Fixtures.fourRanks();
+            Profile p = functions ? full : full.withDetails(ProfileDetails.NONE);
+            assertEquals(concatenation(p), Files.readString(writeTo(p, dir.resolve(functions + ".json"))));
+            assertEquals(p, parse(concatenation(p)));
+        }
+    }
+
+    private static Path writeTo(Profile p, Path file) throws IOException {
+        ProfileJson.write(p, file);
+        return file;
+    }
+
+    /** The pieces as the profile's Java level puts them together, with schema 2's functions if p has them. */
+    private static String concatenation(Profile p) {
         StringBuilder b = new StringBuilder(ProfileJson.head(p));
         for (int r = 0; r < p.ranks(); r++) {
             b.append(ProfileJson.rankRow(p.rankRows().get(r), r == p.ranks() - 1));
@@ -127,18 +141,22 @@ class ProfileJsonTest {
         for (int r = 0; r < p.ranks(); r++) {
             b.append(ProfileJson.sparseRow(p.bytes().get(r), r == p.ranks() - 1));
         }
-        b.append(ProfileJson.tail());
-        Path file = dir.resolve("profile.json");
-        ProfileJson.write(p, file);
-        assertEquals(b.toString(), Files.readString(file));
-        assertEquals(p, parse(b.toString()));
+        List<ProfileDetails.RankFunctions> fns = p.details().rankFunctions();
+        if (fns == null) {
+            return b.append(ProfileJson.tail()).toString();
+        }
+        b.append(ProfileJson.middle3());
+        for (int r = 0; r < p.ranks(); r++) {
+            b.append(ProfileJson.rankFunctionsRow(fns.get(r), r == p.ranks() - 1));
+        }
+        return b.append(ProfileJson.tail2()).toString();
     }
 
     @Test
     void thePiecesHaveTheDocumentedShape() {
         Profile p = Fixtures.fourRanks();
         String head = ProfileJson.head(p);
-        assertTrue(head.startsWith("{\"schema\":\"jpmpi-profile-1\","), head);
+        assertTrue(head.startsWith("{\"schema\":\"jpmpi-profile-2\","), head);
         assertTrue(head.endsWith("\"rank_rows\":[\n"), head);
         assertEquals("],\"matrix\":{\"messages\":[\n", ProfileJson.middle());
         assertEquals("],\"bytes\":[\n", ProfileJson.middle2());
@@ -270,7 +288,8 @@ class ProfileJsonTest {
         json = json.replace("\"cv\":", future + ",\"cv\":");
         json = json.replace("{\"rank\":", "{" + future + ",\"rank\":");
         json = edit(json, "\"bytes\":[\n[[", "\"x\":[],\"bytes\":[\n[[");
-        json = edit(json, "]}}\n", "],\"y\":7},\"z\":\"" + "w".repeat(1000) + "\"}\n");
+        json = edit(json, "]},\n\"rank_functions\":[\n{", "],\"y\":7},\"z\":\"" + "w".repeat(1000)
+                + "\",\n\"rank_functions\":[\n{");
         assertEquals(p, parse(json));
     }
 
@@ -349,12 +368,58 @@ class ProfileJsonTest {
     @Test
     void otherSchemas() {
         String json = assertDoesNotThrowText();
-        assertEquals(NAME + ": line 1, column 11: unsupported schema \"jpmpi-profile-2\" (this jpmpi reads "
-                + "jpmpi-profile-1)", refused(json.replace("jpmpi-profile-1", "jpmpi-profile-2")));
-        assertTrue(refused(json.replace("jpmpi-profile-1", "other")).contains("not a jpmpi profile: \"schema\" is "
+        assertEquals(NAME + ": line 1, column 11: unsupported schema \"jpmpi-profile-3\" (this jpmpi reads "
+                + "jpmpi-profile-2 and jpmpi-profile-1)", refused(json.replace("jpmpi-profile-2", "jpmpi-profile-3")));
+        assertTrue(refused(json.replace("jpmpi-profile-2", "other")).contains("not a jpmpi profile: \"schema\" is "
                 + "\"other\""));
-        assertTrue(refused(json.replace("\"schema\":\"jpmpi-profile-1\"", "\"schema\":1"))
+        assertTrue(refused(json.replace("\"schema\":\"jpmpi-profile-2\"", "\"schema\":1"))
                 .contains("\"schema\" must be a string, found 1"));
+    }
+
+    /** A file of the first schema, as jpmpi wrote it before schema 2: read, without the details. */
+    @Test
+    void theFirstSchemaIsStillRead() throws IOException {
+        Profile p = Fixtures.fourRanks().withDetails(ProfileDetails.NONE);
+        String v1 = text(p).replace("\"schema\":\"jpmpi-profile-2\"", "\"schema\":\"jpmpi-profile-1\"");
+        Profile q = parse(v1);
+        assertEquals(Profile.SCHEMA_1, q.schema());
+        assertEquals(ProfileDetails.NONE, q.details());
+        assertEquals(p.functions(), q.functions());
+        assertEquals(p.rankRows(), q.rankRows());
+        assertEquals(p.messages(), q.messages());
+        // written again, it is a schema 2 file
+        assertTrue(text(q).startsWith("{\"schema\":\"jpmpi-profile-2\","));
+    }
+
+    /** Schema 2's details: the run, the timer, every rank's functions; written and read back whole. */
+    @Test
+    void theDetailsOfSchemaTwo() throws IOException {
+        Profile p = Fixtures.withDetails(Fixtures.fourRanks());
+        String json = text(p);
+        assertTrue(json.contains("\n\"run\":{\"source\":\"jpmpi run\",\"command\":[\"mpirun\",\"-np\",\"4\",\"./halo\"],\"tools\":\"profile\","
+                + "\"output\":\"/home/me/out\",\"wall_s\":13.5,\"settings\":{\"JPMPI_OUTPUT_DIR\":\"/home/me/out\","
+                + "\"JPMPI_PROFILE_OUTPUT\":\"on\"}},\n"), json);
+        assertTrue(json.contains("\n\"timer\":{\"resolution_s\":1.0E-8},\n"), json);
+        int at = json.indexOf("\"rank_functions\":[\n");
+        assertTrue(at > json.indexOf("\"matrix\""), json);
+        assertEquals(p.ranks() + 2, json.substring(at).lines().count(), json.substring(at));
+        assertEquals(p, parse(json));
+        // the rows must add up to the functions' totals
+        String first = json.substring(at).lines().skip(1).findFirst().orElseThrow();
+        int calls = first.indexOf("[") + 1;
+        String bad = json.substring(0, at) + json.substring(at).replaceFirst(
+                java.util.regex.Pattern.quote(first), first.substring(0, calls) + "1" + first.substring(calls));
+        String m = refused(bad);
+        assertTrue(m.contains("summed over ranks\" is ") && m.contains("the function's calls"), m);
+        String noRow = json.substring(0, at) + json.substring(at).replaceFirst(
+                java.util.regex.Pattern.quote(first + "\n"), "");
+        assertTrue(refused(noRow).contains("\"rank_functions\" has 3 rows, \"ranks\" is 4"), refused(noRow));
+        String unknown = json.replace("\"rank_functions\":[\n{", "\"rank_functions\":[\n{\"MPI_Nothing\":[1,0,0,0],");
+        assertTrue(refused(unknown).contains("is no function of \\\"functions\\\"")
+                || refused(unknown).contains("is no function of \"functions\""), refused(unknown));
+        String shortRow = json.replace("\"rank_functions\":[\n{", "\"rank_functions\":[\n{\"MPI_Nothing\":[1,0],");
+        assertTrue(refused(shortRow).contains("must be [calls, time_s, bytes_sent, bytes_recv], found 2 values"),
+                refused(shortRow));
     }
 
     private static String assertDoesNotThrowText() {

@@ -29,12 +29,12 @@ class UnitsTest {
     void bytes() {
         assertEquals("0", Units.bytes(0));
         assertEquals("1023", Units.bytes(1023));
-        assertEquals("1K", Units.bytes(1024));
-        assertEquals("1.5K", Units.bytes(1536));
-        assertEquals("3G", Units.bytes(3L << 30));
-        assertEquals("1M", Units.bytes(1024 * 1024 - 10));
-        assertEquals("1K", Units.bytes(1030));
-        assertEquals("64K", Units.bytes(65535));
+        assertEquals("1KiB", Units.bytes(1024));
+        assertEquals("1.5KiB", Units.bytes(1536));
+        assertEquals("3GiB", Units.bytes(3L << 30));
+        assertEquals("1MiB", Units.bytes(1024 * 1024 - 10));
+        assertEquals("1KiB", Units.bytes(1030));
+        assertEquals("64KiB", Units.bytes(65535));
         assertEquals("n/a", Units.bytes(Double.POSITIVE_INFINITY));
     }
 
@@ -63,8 +63,8 @@ class UnitsTest {
         assertEquals("0", Histogram.label(0));
         assertEquals("1", Histogram.label(1));
         assertEquals("2-3", Histogram.label(2));
-        assertEquals("1K-2K", Histogram.label(11));
-        assertEquals("64K-128K", Histogram.label(Histogram.bucket(64 * 1024)));
-        assertEquals("64T+", Histogram.label(Histogram.BUCKETS - 1));
+        assertEquals("1KiB-2KiB", Histogram.label(11));
+        assertEquals("64KiB-128KiB", Histogram.label(Histogram.bucket(64 * 1024)));
+        assertEquals("64TiB+", Histogram.label(Histogram.BUCKETS - 1));
     }
 }

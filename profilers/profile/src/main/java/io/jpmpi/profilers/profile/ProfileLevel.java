@@ -14,6 +14,7 @@ import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.report.AtomicFile;
 import io.jpmpi.profilers.report.OwnDirectory;
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.Reports;
@@ -49,7 +50,10 @@ import java.util.Set;
  */
 public final class ProfileLevel extends Interceptor {
     private static final String FILE = Reports.PROFILE;
-    /** The tags of the rows the ranks send rank 0 (rank rows, message rows, byte rows), on the tool's own communicator. */
+    /**
+     * The tags of the rows the ranks send rank 0 (rank rows, message rows, byte rows, per-rank
+     * functions), on the tool's own communicator.
+     */
     static final int ROWS_TAG = 0x6a70;
 
     /** Whether the recorder was told that the profile output is needed (see the constructor). */
@@ -159,14 +163,16 @@ public final class ProfileLevel extends Interceptor {
             String head = null;
             String middle = ProfileJson.middle();
             String middle2 = ProfileJson.middle2();
-            String tail = ProfileJson.tail();
+            String middle3 = ProfileJson.middle3();
+            String tail = ProfileJson.tail2();
             Profile profile = null;
             if (rank == 0 && s != null) {
                 try {
                     profile = total.toProfile(s, contributors, hosts, contributors < size, contributors < size
                             ? List.of((size - contributors) + " ranks had no figures") : List.of(),
                             List.of(), List.of(), List.of());
-                    head = ProfileJson.head(profile);
+                    // with the timer's resolution (rank 0's); the per-rank functions come as rows
+                    head = ProfileJson.head(profile.withDetails(new ProfileDetails(null, s.timerSeconds(), null)));
                 } catch (RuntimeException e) {
                     fail("profile", e);
                 }
@@ -174,6 +180,7 @@ public final class ProfileLevel extends Interceptor {
             byte[] row = new byte[0];
             byte[] messages = new byte[0];
             byte[] bytes = new byte[0];
+            byte[] functions = new byte[0];
             boolean last = rank == size - 1;
             if (s != null) {
                 try {
@@ -181,6 +188,8 @@ public final class ProfileLevel extends Interceptor {
                     row = ProfileJson.rankRow(Aggregate.rankRow(s), last).getBytes(StandardCharsets.UTF_8);
                     messages = ProfileJson.sparseRow(m[0], last).getBytes(StandardCharsets.UTF_8);
                     bytes = ProfileJson.sparseRow(m[1], last).getBytes(StandardCharsets.UTF_8);
+                    functions = ProfileJson.rankFunctionsRow(RankDumps.rankFunctions(s), last)
+                            .getBytes(StandardCharsets.UTF_8);
                 } catch (RuntimeException e) {
                     fail("rows", e);
                 }
@@ -204,13 +213,13 @@ public final class ProfileLevel extends Interceptor {
             // rank order, one at a time (PROFILE.md, "Where it is written"): no other rank needs to
             // reach the directory, which may be on a file system only rank 0's host can write.
             if (bcastInt(rank == 0 && localOk ? 1 : 0) == 1) {
-                byte[][] rows = {row, messages, bytes};
+                byte[][] rows = {row, messages, bytes, functions};
                 if (rank != 0) {
                     for (int part = 0; part < rows.length; part++) {
                         send(rows[part], ROWS_TAG + part);
                     }
                 } else {
-                    assemble(tmp, headBytes.length, rows, new String[] {"", middle, middle2}, tail);
+                    assemble(tmp, headBytes.length, rows, new String[] {"", middle, middle2, middle3}, tail);
                 }
             }
             boolean all = reduceMin(localOk ? 1 : 0) == 1;
@@ -229,7 +238,7 @@ public final class ProfileLevel extends Interceptor {
         }
 
         /**
-         * Rank 0: appends, after the head, each part (rank rows, message rows, byte rows) preceded by
+         * Rank 0: appends, after the head, each part (rank rows, message rows, byte rows, functions) preceded by
          * its separator: its own, then every other rank's as it arrives, then the tail. Every rank's
          * rows are received even after a failed write (the senders would wait for ever otherwise);
          * a failure is this rank's, and the final vote keeps the file from being published.

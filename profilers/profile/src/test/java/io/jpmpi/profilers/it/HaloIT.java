@@ -1,12 +1,17 @@
 package io.jpmpi.profilers.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import io.jpmpi.profilers.it.ProfileRun.Level;
+import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.profile.Snapshot;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileDetails;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,8 +81,28 @@ class HaloIT {
         Expected e = expected(RANKS, ITERS, DOUBLES, polled(r, RANKS));
         if (level == Level.C) {
             Checks.of(r).snapshots(ProfileRun.snapshots(r, RANKS), e, Snapshot.State.FINALIZE).done();
+            // started by hand: rank 0's own command line and settings beside its dump (PROFILE.md, "run")
+            Profile merged;
+            try {
+                merged = RankDumps.merge(ProfileRun.dir(r));
+            } catch (java.io.IOException x) {
+                throw new java.io.UncheckedIOException(x);
+            }
+            ProfileDetails.Run run = merged.details().run();
+            assertEquals(ProfileDetails.FROM_RANK_0, run.source(), r::describe);
+            assertEquals(3, run.command().size(), run::toString);
+            assertEquals(List.of(Integer.toString(ITERS), Integer.toString(DOUBLES)), run.command().subList(1, 3));
+            assertTrue(run.command().get(0).endsWith("/halo"), run::toString);
+            assertEquals(ProfileRun.OUT, run.settings().get("JPMPI_OUTPUT_DIR"), run::toString);
         } else {
-            Checks.of(r).profile(ProfileRun.profile(r), e).complete(ProfileRun.profile(r)).done();
+            Profile p = ProfileRun.profile(r);
+            Checks.of(r).profile(p, e).complete(p).done();
+            // the Java level's profile.json has every rank's figures per function too (schema 2)
+            assertEquals(RANKS, p.details().rankFunctions().size(), r::describe);
+            for (int rank = 0; rank < RANKS; rank++) {
+                assertEquals(1, p.details().rankFunctions().get(rank).get("MPI_Init").calls(), r::describe);
+            }
+            assertTrue(p.details().timerSeconds() > 0, r::describe);
         }
     }
 }

@@ -31,14 +31,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * component (--mca pml_monitoring_enable 2, _enable_output 3, _filename prof: a file prof.R.prof
  * per rank whose "E src dst N bytes M msgs sent" lines are the external point-to-point messages
  * the PML saw; the Java level's own traffic at MPI_Finalize is collective, "C"/"I" lines, but for
- * the three messages in which every rank but 0 sends rank 0 its rows of profile.json) with
+ * the four messages in which every rank but 0 sends rank 0 its rows of profile.json) with
  * either level; our matrix (dumps or profile.json) must equal monitoring's exactly, but for two known
  * differences: (1) Open MPI 4.1's pml monitoring does not see persistent sends (MPI_Start calls the
  * PML request's req_start directly, not the monitoring PML's start), so our matrix has 2 more
  * messages of 30 + j bytes from every rank to every rank j; (2) it counts a process's messages to
  * itself (the diagonal: the 8-byte MPI_Isend), which the matrix leaves out. The tools' own
  * messages to rank 0 at MPI_Finalize are subtracted: the recorder's snapshot of each rank (C level
- * alone), or the Java level's three rows of profile.json.
+ * alone), or the Java level's four rows of profile.json.
  */
 class P2pIT {
     static final int RANKS = 4;
@@ -181,10 +181,12 @@ class P2pIT {
                 ourBytes[i] = dense(p.bytes().get(i));
                 // the Java level's own: every rank but 0 sends rank 0 its rows of profile.json
                 boolean last = i == RANKS - 1;
-                toolMessages[i] = i == 0 ? 0 : 3;
+                toolMessages[i] = i == 0 ? 0 : 4;
                 toolBytes[i] = i == 0 ? 0 : (ProfileJson.rankRow(p.rankRows().get(i), last)
                         + ProfileJson.sparseRow(p.messages().get(i), last)
-                        + ProfileJson.sparseRow(p.bytes().get(i), last)).getBytes(StandardCharsets.UTF_8).length;
+                        + ProfileJson.sparseRow(p.bytes().get(i), last)
+                        + ProfileJson.rankFunctionsRow(p.details().rankFunctions().get(i), last))
+                        .getBytes(StandardCharsets.UTF_8).length;
             }
             c.profile(p, e).complete(p);
         }

@@ -39,6 +39,40 @@ public final class HtmlReport {
                 if (box.width > 0 && box.height > 0 && drawn) { n++; }
               }
               document.body.dataset.plotsRendered = String(n);
+              /* Tables sort by any column: a click (or Enter) on its heading; numbers by their data-v. */
+              function sortTable(table, col, asc) {
+                var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+                var numeric = rows.every(function (r) { return r.cells[col] && r.cells[col].hasAttribute('data-v'); });
+                rows.sort(function (a, b) {
+                  var x = a.cells[col], y = b.cells[col];
+                  var d = numeric ? parseFloat(x.getAttribute('data-v')) - parseFloat(y.getAttribute('data-v'))
+                      : x.textContent.localeCompare(y.textContent);
+                  return asc ? d : -d;
+                });
+                rows.forEach(function (r) { body.appendChild(r); });
+                var heads = table.tHead.rows[0].cells;
+                for (var k = 0; k < heads.length; k++) {
+                  heads[k].setAttribute('aria-sort', k === col ? (asc ? 'ascending' : 'descending') : 'none');
+                }
+              }
+              var tables = document.querySelectorAll('table.sortable');
+              Array.prototype.forEach.call(tables, function (t) {
+                Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, k) {
+                  th.tabIndex = 0;
+                  th.addEventListener('click', function () {
+                    sortTable(t, k, th.getAttribute('aria-sort') !== 'ascending');
+                  });
+                  th.addEventListener('keydown', function (e) {
+                    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); th.click(); }
+                  });
+                });
+              });
+              /* report.html#sort=TABLE:COLUMN:asc|desc opens the page sorted so (a link to a view). */
+              var want = /^#sort=([a-z-]+):([0-9]+):(asc|desc)$/.exec(location.hash);
+              var target = want && document.getElementById(want[1]);
+              if (target && target.classList.contains('sortable') && +want[2] < target.tHead.rows[0].cells.length) {
+                sortTable(target, +want[2], want[3] === 'asc');
+              }
             })();
             """;
 
@@ -63,6 +97,10 @@ public final class HtmlReport {
             svg .axis { stroke: #888; }
             .small { display: flex; flex-wrap: wrap; gap: 0 2em; }
             .small h3 { font-size: 1em; margin: .8em 0 0; }
+            table.sortable th { cursor: pointer; user-select: none; }
+            table.sortable th[aria-sort=ascending]::after { content: " \\25b2"; }
+            table.sortable th[aria-sort=descending]::after { content: " \\25bc"; }
+            svg .zero { stroke: #c8c8c8; stroke-width: .5; }
             """;
 
     private static final String POLICY = "default-src 'none'; style-src 'sha256-" + sha256(STYLE)
@@ -98,14 +136,17 @@ public final class HtmlReport {
         perRankTable(b, p);
         b.append("<h2>MPI and application time per rank</h2>\n");
         timeBars(page, p);
+        rankTable(b, p);
         functionTable(b, p);
+        rankFunctionMap(page, p);
         b.append("<h2>Communication matrix</h2>\n");
+        hostMap(page, p);
         heatMap(page, p);
         pairTable(b, p);
         hostTable(b, p);
         b.append("<h2>Message sizes</h2>\n");
         b.append("<p class=\"note\">Calls per size of the larger of the bytes a call sends and receives"
-                + " (log2 buckets).</p>\n");
+                + " (log2 buckets; " + esc(Units.LEGEND) + ").</p>\n");
         if (!histogram(page, p.histogram(), "all functions", 220)) {
             b.append("<p class=\"note\">No call was recorded.</p>\n");
         }
@@ -124,6 +165,7 @@ public final class HtmlReport {
             }
             b.append("</div>\n");
         }
+        sizesTable(b, p);
         for (var e : extra.entrySet()) {
             b.append("<h2>").append(esc(e.getKey())).append("</h2>\n<pre>").append(esc(e.getValue())).append("</pre>\n");
         }
@@ -182,7 +224,6 @@ public final class HtmlReport {
     private static void facts(StringBuilder b, Profile p) {
         Job job = p.job();
         Profile.Summary s = p.summary();
-        Profile.Overhead o = p.overhead();
         b.append("<dl class=\"facts\">\n");
         fact(b, "job", job.id() == null ? "(no job id)" : job.id());
         if (job.step() != null) {
@@ -196,12 +237,19 @@ public final class HtmlReport {
             fact(b, "hosts", hosts);
         }
         fact(b, "start", orUnknown(job.start()));
-        fact(b, "wall time", Units.seconds(job.wallSeconds()));
+        fact(b, "longest application time", Readable.longestApp(p) + ", from the end of MPI_Init to the start of"
+                + " MPI_Finalize");
+        fact(b, "job wall time", Readable.jobWall(p));
+        fact(b, "command", Readable.commandLine(p));
+        String settings = Readable.settings(p);
+        if (settings != null) {
+            fact(b, "jpmpi settings", settings);
+        }
         fact(b, "MPI time", Units.percent(TextReport.mpiShare(p)) + "% of application time (all ranks)");
         fact(b, "calls", Units.count(s.calls().sum()));
         fact(b, "bytes", Units.bytes(s.bytesSent().sum()) + " sent, " + Units.bytes(s.bytesRecv().sum()) + " received");
-        fact(b, "profiler overhead", Units.significant3(o.perCallNs()) + " ns per call x " + Units.count(o.calls())
-                + " calls = " + Units.seconds(o.totalSeconds()));
+        fact(b, "profiler overhead", Readable.overhead(p));
+        fact(b, "units", Units.LEGEND);
         b.append("</dl>\n");
     }
 
@@ -211,59 +259,162 @@ public final class HtmlReport {
 
     private static void perRankTable(StringBuilder b, Profile p) {
         Profile.Summary s = p.summary();
-        b.append("<h2>Per rank</h2>\n<table>\n<tr><th></th><th class=\"n\">min</th><th class=\"n\">rank</th>"
-                + "<th class=\"n\">avg</th><th class=\"n\">max</th><th class=\"n\">rank</th><th class=\"n\">cv</th></tr>\n");
+        b.append("<h2>Per rank</h2>\n");
+        startTable(b, "per-rank", "", "#min", "#rank", "#avg", "#max", "#rank", "#cv");
         statRow(b, "application time", s.appSeconds(), Units::seconds);
         statRow(b, "MPI time", s.mpiSeconds(), Units::seconds);
         statRow(b, "MPI %", s.mpiPercent(), Units::percent);
         statRow(b, "calls", s.calls(), Units::count);
         statRow(b, "bytes sent", s.bytesSent(), Units::bytes);
         statRow(b, "bytes received", s.bytesRecv(), Units::bytes);
-        b.append("</table>\n");
+        endTable(b);
     }
 
     private static void statRow(StringBuilder b, String name, Stat s, DoubleFunction<String> f) {
-        b.append("<tr><th>").append(name).append("</th>");
-        cells(b, f.apply(s.min()), Integer.toString(s.minRank()), f.apply(s.avg()), f.apply(s.max()),
-                Integer.toString(s.maxRank()), String.format(Locale.ROOT, "%.2f", s.cv()));
+        b.append("<tr><td>").append(name).append("</td>");
+        spread(b, s, f, true);
         b.append("</tr>\n");
     }
 
-    private static void cells(StringBuilder b, String... values) {
-        for (String v : values) {
-            b.append("<td class=\"n\">").append(esc(v)).append("</td>");
+    /** A spread's cells: min, its rank, (avg,) max, its rank, cv. */
+    private static void spread(StringBuilder b, Stat s, DoubleFunction<String> f, boolean avg) {
+        cell(b, f.apply(s.min()), s.min());
+        cell(b, Integer.toString(s.minRank()), s.minRank());
+        if (avg) {
+            cell(b, f.apply(s.avg()), s.avg());
+        }
+        cell(b, f.apply(s.max()), s.max());
+        cell(b, Integer.toString(s.maxRank()), s.maxRank());
+        cell(b, String.format(Locale.ROOT, "%.2f", s.cv()), s.cv());
+    }
+
+    /** Starts a table sortable by any column: its id, and its headings ("#name": a column of numbers). */
+    private static void startTable(StringBuilder b, String id, String... headings) {
+        b.append("<div class=\"scroll\"><table class=\"sortable\" id=\"").append(id).append("\">\n<thead><tr>");
+        for (String h : headings) {
+            boolean n = h.startsWith("#");
+            b.append(n ? "<th class=\"n\">" : "<th>").append(esc(n ? h.substring(1) : h)).append("</th>");
+        }
+        b.append("</tr></thead>\n<tbody>\n");
+    }
+
+    private static void endTable(StringBuilder b) {
+        b.append("</tbody></table></div>\n");
+    }
+
+    /** A number's cell: {@code text} shown, {@code value} what it sorts by. */
+    private static void cell(StringBuilder b, String text, double value) {
+        b.append("<td class=\"n\" data-v=\"").append(Double.isFinite(value) ? Double.toString(value) : "0")
+                .append("\">").append(esc(text)).append("</td>");
+    }
+
+    /** A text cell. */
+    private static void cell(StringBuilder b, String text) {
+        b.append("<td>").append(esc(text)).append("</td>");
+    }
+
+    /** The notes under a table, each a paragraph; nulls left out. */
+    private static void notes(StringBuilder b, String... notes) {
+        for (String n : notes) {
+            if (n != null) {
+                b.append("<p class=\"note\">").append(esc(n)).append("</p>\n");
+            }
         }
     }
 
     private static void functionTable(StringBuilder b, Profile p) {
         b.append("<h2>MPI functions by time</h2>\n");
-        if (p.functions().isEmpty()) {
+        List<FunctionProfile> timed = Readable.timed(p);
+        if (timed.isEmpty()) {
             b.append("<p class=\"note\">No MPI function was called while recording.</p>\n");
+            notes(b, Readable.untimedNote(p));
             return;
         }
         double mpi = p.summary().mpiSeconds().sum();
         double app = p.summary().appSeconds().sum();
         b.append("<p class=\"note\">Sums over ranks; time per rank: the lowest and highest with the rank"
-                + " holding each, and the coefficient of variation.</p>\n");
-        b.append("<div class=\"scroll\"><table>\n<tr><th>function</th>");
-        for (String h : new String[] {"calls", "time", "% MPI", "% app", "avg/call", "min call", "max call", "sent",
-                "received", "min/rank", "rank", "max/rank", "rank", "cv"}) {
-            b.append("<th class=\"n\">").append(esc(h)).append("</th>");
-        }
-        b.append("</tr>\n");
-        for (FunctionProfile f : p.functions()) {
+                + " holding each, and the coefficient of variation. Click a heading to sort.</p>\n");
+        startTable(b, "functions", "function", "#calls", "#time", "#% MPI", "#% app", "#avg/call", "#min call",
+                "#max call", "#sent", "#received", "#min/rank", "#rank", "#max/rank", "#rank", "#cv");
+        boolean collectives = false;
+        for (FunctionProfile f : timed) {
             Stat t = f.perRank().timeSeconds();
-            b.append("<tr><td>").append(esc(f.name())).append("</td>");
-            cells(b, Units.count(f.calls()), Units.seconds(f.timeSeconds()),
-                    Units.percent(TextReport.percentOf(f.timeSeconds(), mpi)),
-                    Units.percent(TextReport.percentOf(f.timeSeconds(), app)),
-                    Units.seconds(f.calls() == 0 ? 0 : f.timeSeconds() / f.calls()), Units.seconds(f.minCallSeconds()),
-                    Units.seconds(f.maxCallSeconds()), Units.bytes(f.bytesSent()), Units.bytes(f.bytesRecv()),
-                    Units.seconds(t.min()), Integer.toString(t.minRank()), Units.seconds(t.max()),
-                    Integer.toString(t.maxRank()), String.format(Locale.ROOT, "%.2f", t.cv()));
+            collectives |= Readable.collective(f.name()) && (f.bytesSent() != 0 || f.bytesRecv() != 0);
+            double avg = f.calls() == 0 ? 0 : f.timeSeconds() / f.calls();
+            b.append("<tr>");
+            cell(b, f.name());
+            cell(b, Units.count(f.calls()), f.calls());
+            cell(b, Units.seconds(f.timeSeconds()), f.timeSeconds());
+            cell(b, Units.percent(TextReport.percentOf(f.timeSeconds(), mpi)), TextReport.percentOf(f.timeSeconds(), mpi));
+            cell(b, Units.percent(TextReport.percentOf(f.timeSeconds(), app)), TextReport.percentOf(f.timeSeconds(), app));
+            cell(b, Units.seconds(avg), avg);
+            cell(b, Readable.minCall(p, f.minCallSeconds()), f.minCallSeconds());
+            cell(b, Units.seconds(f.maxCallSeconds()), f.maxCallSeconds());
+            cell(b, Readable.bytes(f, f.bytesSent()), f.bytesSent());
+            cell(b, Readable.bytes(f, f.bytesRecv()), f.bytesRecv());
+            spread(b, t, Units::seconds, false);
             b.append("</tr>\n");
         }
-        b.append("</table></div>\n");
+        endTable(b);
+        notes(b, collectives ? Readable.COLLECTIVE_NOTE : null, Readable.resolutionNote(p), Readable.untimedNote(p));
+    }
+
+    /** Every rank (up to {@value #MAX_RANK_ROWS}): host, times, calls. */
+    static final int MAX_RANK_ROWS = 1024;
+
+    private static void rankTable(StringBuilder b, Profile p) {
+        List<Profile.RankRow> rows = p.rankRows();
+        if (rows.size() < 2) {
+            return;
+        }
+        b.append("<h3>Ranks</h3>\n");
+        startTable(b, "ranks", "#rank", "host", "#application time", "#MPI time", "#MPI %", "#calls");
+        for (Profile.RankRow r : rows.subList(0, Math.min(MAX_RANK_ROWS, rows.size()))) {
+            double pct = TextReport.percentOf(r.mpiSeconds(), r.appSeconds());
+            b.append("<tr>");
+            cell(b, Integer.toString(r.rank()), r.rank());
+            cell(b, r.host() == null || r.host().isEmpty() ? "(unknown)" : r.host());
+            cell(b, Units.seconds(r.appSeconds()), r.appSeconds());
+            cell(b, Units.seconds(r.mpiSeconds()), r.mpiSeconds());
+            cell(b, Units.percent(pct), pct);
+            cell(b, Units.count(r.calls()), r.calls());
+            b.append("</tr>\n");
+        }
+        endTable(b);
+        if (rows.size() > MAX_RANK_ROWS) {
+            notes(b, "The first " + MAX_RANK_ROWS + " of " + rows.size() + " ranks; profile.json has them all.");
+        }
+    }
+
+    /** Calls per message size for every function that moves bytes (mpiP's -y, by calls). */
+    private static void sizesTable(StringBuilder b, Profile p) {
+        List<FunctionProfile> moving = new ArrayList<>();
+        for (FunctionProfile f : p.functions()) {
+            if (total(f.histogram()) > (f.histogram().length > 0 ? f.histogram()[0] : 0)) {
+                moving.add(f);
+            }
+        }
+        if (moving.isEmpty()) {
+            return;
+        }
+        b.append("<h3>Calls per message size, per function</h3>\n");
+        startTable(b, "sizes", "function", "#size from (bytes)", "size", "#calls", "#% of its calls");
+        for (FunctionProfile f : moving) {
+            long all = total(f.histogram());
+            for (int k = 0; k < f.histogram().length; k++) {
+                long c = f.histogram()[k];
+                if (c > 0) {
+                    b.append("<tr>");
+                    cell(b, f.name());
+                    cell(b, Units.bytes(Histogram.lowerBound(k)), Histogram.lowerBound(k));
+                    cell(b, Histogram.label(k));
+                    cell(b, Units.count(c), c);
+                    cell(b, Units.percent(TextReport.percentOf(c, all)), TextReport.percentOf(c, all));
+                    b.append("</tr>\n");
+                }
+            }
+        }
+        endTable(b);
     }
 
     private static void pairTable(StringBuilder b, Profile p) {
@@ -272,18 +423,19 @@ public final class HtmlReport {
             return;
         }
         b.append("<h3>").append(all.byBlock() ? "Pairs of rank blocks" : "Rank pairs")
-                .append(" with the most bytes</h3>\n<table>\n<tr>");
-        for (String h : new String[] {"sender", "receiver", "bytes", "% bytes", "messages"}) {
-            b.append("<th class=\"n\">").append(h).append("</th>");
-        }
-        b.append("</tr>\n");
+                .append(" with the most bytes</h3>\n");
+        startTable(b, "pairs", "#sender", "#receiver", "#bytes", "#% bytes", "#messages");
         for (TextReport.Pair q : all.top()) {
             b.append("<tr>");
-            cells(b, TextReport.party(p, all, q.from()), TextReport.party(p, all, q.to()), Units.bytes(q.bytes()),
-                    Units.percent(TextReport.percentOf(q.bytes(), all.bytes())), Units.count(q.messages()));
+            cell(b, TextReport.party(p, all, q.from()), q.from());
+            cell(b, TextReport.party(p, all, q.to()), q.to());
+            cell(b, Units.bytes(q.bytes()), q.bytes());
+            cell(b, Units.percent(TextReport.percentOf(q.bytes(), all.bytes())), TextReport.percentOf(q.bytes(), all.bytes()));
+            cell(b, Units.count(q.messages()), q.messages());
             b.append("</tr>\n");
         }
-        b.append("</table>\n<p class=\"note\">").append(all.pairs()).append(" pairs exchanged ")
+        endTable(b);
+        b.append("<p class=\"note\">").append(all.pairs()).append(" pairs exchanged ")
                 .append(Units.count(all.messages())).append(" messages, ").append(Units.bytes(all.bytes()))
                 .append(".</p>\n");
     }
@@ -294,36 +446,22 @@ public final class HtmlReport {
         if (h.hosts().size() < 2) {
             return;
         }
-        b.append("<h3>Per host</h3>\n<table>\n<tr><th>host</th>");
-        for (String x : new String[] {"ranks", "first rank", "application time", "MPI time", "MPI %",
-                "sent to other hosts", "received from other hosts"}) {
-            b.append("<th class=\"n\">").append(x).append("</th>");
-        }
-        b.append("</tr>\n");
+        b.append("<h3>Per host</h3>\n");
+        startTable(b, "hosts", "host", "#ranks", "#first rank", "#application time", "#MPI time", "#MPI %",
+                "#sent to other hosts", "#received from other hosts");
         for (Hosts.Host x : h.hosts()) {
-            b.append("<tr><td>").append(esc(x.name())).append("</td>");
-            cells(b, Integer.toString(x.ranks()), Integer.toString(x.firstRank()), Units.seconds(x.appSeconds()),
-                    Units.seconds(x.mpiSeconds()), Units.percent(x.mpiPercent()), Units.bytes(x.bytesOut()),
-                    Units.bytes(x.bytesIn()));
+            b.append("<tr>");
+            cell(b, x.name());
+            cell(b, Integer.toString(x.ranks()), x.ranks());
+            cell(b, Integer.toString(x.firstRank()), x.firstRank());
+            cell(b, Units.seconds(x.appSeconds()), x.appSeconds());
+            cell(b, Units.seconds(x.mpiSeconds()), x.mpiSeconds());
+            cell(b, Units.percent(x.mpiPercent()), x.mpiPercent());
+            cell(b, Units.bytes(x.bytesOut()), x.bytesOut());
+            cell(b, Units.bytes(x.bytesIn()), x.bytesIn());
             b.append("</tr>\n");
         }
-        b.append("</table>\n");
-        if (h.hosts().size() > TextReport.HOST_MATRIX) {
-            return;
-        }
-        b.append("<h3>Bytes between hosts</h3>\n<p class=\"note\">Sender row, receiver column.</p>\n<table>\n<tr><th></th>");
-        for (Hosts.Host x : h.hosts()) {
-            b.append("<th class=\"n\">").append(esc(x.name())).append("</th>");
-        }
-        b.append("</tr>\n");
-        for (int i = 0; i < h.hosts().size(); i++) {
-            b.append("<tr><th>").append(esc(h.hosts().get(i).name())).append("</th>");
-            for (int j = 0; j < h.hosts().size(); j++) {
-                cells(b, i == j ? "-" : Units.bytes(h.bytes()[i][j]));
-            }
-            b.append("</tr>\n");
-        }
-        b.append("</table>\n");
+        endTable(b);
     }
 
     // --- plots --------------------------------------------------------------------------------
@@ -386,6 +524,7 @@ public final class HtmlReport {
             }
         }
         text(b, left + plotW / 2.0, y0 + 32, "middle", grouped ? "first rank of the block" : "rank");
+        yTitle(b, 24 + plotH / 2.0, "time per rank");
         legend(b, left, height - 18, new String[] {MPI_COLOR, APP_COLOR},
                 new String[] {"MPI", "application (whole bar)"});
         b.append("</svg>\n");
@@ -442,7 +581,7 @@ public final class HtmlReport {
                         + Units.bytes(bytes[i][j]) + " bytes in " + Units.count(messages[i][j]) + " messages"))
                         .append("</title>");
                 rect(b, v > 0 ? "mark" : "zero", left + j * cell, topMargin + i * cell, cell, cell,
-                        v > 0 ? heat(v, min, max) : "#f4f4f4");
+                        v > 0 ? heat(v, min, max) : NONE_COLOR);
                 b.append("</g>\n");
             }
         }
@@ -459,7 +598,163 @@ public final class HtmlReport {
         LongFunction<String> label = byBytes ? v -> Units.bytes(v) : v -> Units.count(v);
         text(b, lx + 22, topMargin + 12, "start", label.apply(min));
         text(b, lx + 22, topMargin + (steps - 1) * 16 + 12, "start", label.apply(max));
+        rect(b, "zero", lx, topMargin + steps * 16 + 8, 16, 16, NONE_COLOR);
+        text(b, lx + 22, topMargin + steps * 16 + 20, "start", "none");
         b.append("</svg>\n");
+    }
+
+    /** An empty cell of a heat map: white with a grey edge, unlike the lightest colour of a small value. */
+    private static final String NONE_COLOR = "#ffffff";
+
+    /**
+     * A heat map of {@code v} (rows x columns; a negative value is no value: a white cell), colours on
+     * a log scale from the smallest positive value to the largest, every cell with its title, both
+     * axes titled, a key with the extremes and the empty cell.
+     */
+    private static void grid(Page page, String id, String label, String[] rows, String[] cols, double[][] v,
+                             String[][] tips, String rowAxis, String colAxis, DoubleFunction<String> unit) {
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (double[] row : v) {
+            for (double x : row) {
+                if (x > 0) {
+                    min = Math.min(min, x);
+                    max = Math.max(max, x);
+                }
+            }
+        }
+        if (max <= 0) {
+            min = max = 1;
+        }
+        int longest = 0;
+        for (String c : cols) {
+            longest = Math.max(longest, c.length());
+        }
+        int rowLabel = 0;
+        for (String r : rows) {
+            rowLabel = Math.max(rowLabel, r.length());
+        }
+        double cell = Math.max(8, Math.min(36, 640.0 / Math.max(rows.length, cols.length)));
+        int left = 40 + Math.min(160, rowLabel * 7);
+        int top = 30 + (int) Math.ceil(Math.min(200, longest * 6.5) * 0.75);
+        int width = (int) Math.ceil(left + cell * cols.length + 200);
+        int height = (int) Math.ceil(top + cell * rows.length + 24);
+        StringBuilder b = page.body;
+        page.startPlot(id, width, height, label);
+        int everyRow = (int) Math.ceil(rows.length / 32.0);
+        for (int i = 0; i < rows.length; i++) {
+            if (i % everyRow == 0) {
+                text(b, left - 6, top + (i + 0.5) * cell + 4, "end", rows[i]);
+            }
+            for (int j = 0; j < cols.length; j++) {
+                b.append("<g><title>").append(esc(tips[i][j])).append("</title>");
+                rect(b, v[i][j] >= 0 ? "mark" : "zero", left + j * cell, top + i * cell, cell, cell,
+                        v[i][j] >= 0 ? heat(Math.max(v[i][j], min), min, max) : NONE_COLOR);
+                b.append("</g>\n");
+            }
+        }
+        for (int j = 0; j < cols.length; j++) {
+            double x = left + (j + 0.5) * cell;
+            b.append("<text x=\"").append(num(x)).append("\" y=\"").append(top - 6)
+                    .append("\" text-anchor=\"start\" transform=\"rotate(-45 ").append(num(x)).append(' ')
+                    .append(top - 6).append(")\">").append(esc(cols[j])).append("</text>\n");
+        }
+        text(b, left + cell * cols.length / 2.0, 14, "middle", colAxis);
+        double mid = top + cell * rows.length / 2.0;
+        b.append("<text x=\"14\" y=\"").append(num(mid)).append("\" text-anchor=\"middle\" transform=\"rotate(-90 14 ")
+                .append(num(mid)).append(")\">").append(esc(rowAxis)).append("</text>\n");
+        int lx = (int) Math.ceil(left + cell * cols.length + 24);
+        for (int s = 0; s < 8; s++) {
+            double x = Math.exp(Math.log(min) + s / 7.0 * (Math.log(max) - Math.log(min)));
+            rect(b, "key", lx, top + s * 16, 16, 16, heat(x, min, max));
+        }
+        text(b, lx + 22, top + 12, "start", unit.apply(min));
+        text(b, lx + 22, top + 7 * 16 + 12, "start", unit.apply(max));
+        rect(b, "zero", lx, top + 8 * 16 + 8, 16, 16, NONE_COLOR);
+        text(b, lx + 22, top + 8 * 16 + 20, "start", "none");
+        b.append("</svg>\n");
+    }
+
+    /** Most functions the rank x function heat map shows (the first by time). */
+    static final int MAP_FUNCTIONS = 16;
+
+    /**
+     * Time per rank and function (blocks of ranks above 64, as the other plots), for the functions
+     * with the most time: where a rank spends its MPI time differently from the others.
+     */
+    private static void rankFunctionMap(Page page, Profile p) {
+        List<ProfileDetails.RankFunctions> perRank = p.details().rankFunctions();
+        List<FunctionProfile> timed = Readable.timed(p);
+        if (perRank == null || timed.isEmpty()) {
+            return;
+        }
+        List<FunctionProfile> fns = timed.subList(0, Math.min(MAP_FUNCTIONS, timed.size()));
+        Profile.Blocks blocks = p.blocks();
+        int n = blocks.count();
+        String[] rows = new String[n];
+        String[] cols = new String[fns.size()];
+        double[][] v = new double[n][fns.size()];
+        String[][] tips = new String[n][fns.size()];
+        for (int j = 0; j < fns.size(); j++) {
+            cols[j] = fns.get(j).name();
+        }
+        for (int k = 0; k < n; k++) {
+            rows[k] = Integer.toString(blocks.firstRank()[k]);
+            int first = blocks.firstRank()[k];
+            int size = blocks.size(k, p.ranks());
+            for (int j = 0; j < fns.size(); j++) {
+                FunctionProfile f = fns.get(j);
+                long calls = 0;
+                double time = 0;
+                long sent = 0;
+                long recv = 0;
+                for (int r = first; r < first + size && r < perRank.size(); r++) {
+                    ProfileDetails.Entry e = perRank.get(r).get(f.name());
+                    if (e != null) {
+                        calls += e.calls();
+                        time += e.timeSeconds();
+                        sent += e.bytesSent();
+                        recv += e.bytesRecv();
+                    }
+                }
+                v[k][j] = calls == 0 ? -1 : time;
+                tips[k][j] = blockName(p, k) + ", " + f.name() + ": " + (calls == 0 ? "not called"
+                        : Units.count(calls) + " calls, " + Units.seconds(time) + ", " + Units.bytes(sent) + " sent, "
+                        + Units.bytes(recv) + " received");
+            }
+        }
+        page.body.append("<h3>Time per rank and function</h3>\n<p class=\"note\">").append(n < p.ranks()
+                ? "Rows are blocks of consecutive ranks (first rank shown), summed; " : "")
+                .append("colour on a log scale; white: not called; hover for calls, time and bytes.</p>\n");
+        grid(page, "rank-functions", "time per rank and function", rows, cols, v, tips,
+                n < p.ranks() ? "first rank of the block" : "rank", "function", Units::seconds);
+    }
+
+    /** With ranks on several hosts: the matrix folded to host x host (bytes, sender row). */
+    private static void hostMap(Page page, Profile p) {
+        Hosts h = Hosts.of(p);
+        int n = h.hosts().size();
+        if (n < 2 || n > 64) {
+            return;
+        }
+        String[] names = new String[n];
+        for (int i = 0; i < n; i++) {
+            names[i] = TextReport.cut(h.hosts().get(i).name(), 24);
+        }
+        double[][] v = new double[n][n];
+        String[][] tips = new String[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                v[i][j] = h.messages()[i][j] == 0 ? -1 : h.bytes()[i][j];
+                tips[i][j] = h.hosts().get(i).name() + " to " + h.hosts().get(j).name() + (i == j ? " (within the host)"
+                        : "") + ": " + Units.bytes(h.bytes()[i][j]) + " in " + Units.count(h.messages()[i][j])
+                        + " messages";
+            }
+        }
+        page.body.append("<p class=\"note\">Between hosts: bytes the row's host's ranks sent to the column's"
+                + " (the diagonal: within a host), colour on a log scale; white: none.</p>\n");
+        grid(page, "host-matrix", "bytes between hosts", names, names, v, tips, "sender host", "receiver host",
+                Units::bytes);
     }
 
     /**
@@ -485,8 +780,8 @@ public final class HtmlReport {
         int n = last - first + 1;
         double slot = Math.min(40, 760.0 / Math.max(n, 4));
         int left = 56;
-        int width = (int) Math.ceil(left + slot * n + 40);
-        int height = 24 + plotH + 64;
+        int width = (int) Math.ceil(Math.max(left + slot * n + 40, left + 250));
+        int height = 24 + plotH + 84;
         int y0 = 24 + plotH;
         StringBuilder b = page.body;
         page.startPlot("sizes-" + (page.plots + 1), width, height, "message sizes, " + what);
@@ -503,8 +798,16 @@ public final class HtmlReport {
                     .append("\" text-anchor=\"end\" transform=\"rotate(-45 ").append(num(cx)).append(' ')
                     .append(y0 + 12).append(")\">").append(esc(Histogram.label(k))).append("</text>\n");
         }
+        text(b, left, height - 6, "start", "message size in bytes (log2 buckets)");
+        yTitle(b, 24 + plotH / 2.0, "calls");
         b.append("</svg>\n");
         return true;
+    }
+
+    /** A vertical axis's title, along the left edge. */
+    private static void yTitle(StringBuilder b, double y, String title) {
+        b.append("<text x=\"12\" y=\"").append(num(y)).append("\" text-anchor=\"middle\" transform=\"rotate(-90 12 ")
+                .append(num(y)).append(")\">").append(esc(title)).append("</text>\n");
     }
 
     /** A vertical axis from 0 to {@code top} with three labels. */
@@ -548,7 +851,12 @@ public final class HtmlReport {
 
     /** The colour of {@code v} between {@code min} and {@code max} on a log scale, light to dark orange. */
     static String heat(long v, long min, long max) {
-        double f = max <= min ? 1 : (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min));
+        return heat((double) v, (double) min, (double) max);
+    }
+
+    /** {@link #heat(long, long, long)} for any positive values. */
+    static String heat(double v, double min, double max) {
+        double f = max <= min || v <= 0 ? (v <= 0 ? 0 : 1) : (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min));
         f = Math.max(0, Math.min(1, f));
         int[] from = {254, 224, 182};
         int[] to = {127, 39, 4};

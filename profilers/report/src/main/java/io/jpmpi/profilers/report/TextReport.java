@@ -35,15 +35,18 @@ public final class TextReport {
     public static String render(Profile p) {
         StringBuilder b = new StringBuilder(8192);
         banner(b, p);
-        List<FunctionProfile> top = p.functions().subList(0, Math.min(TOP_FUNCTIONS, p.functions().size()));
+        List<FunctionProfile> timed = Readable.timed(p);
+        List<FunctionProfile> top = timed.subList(0, Math.min(TOP_FUNCTIONS, timed.size()));
         b.append('\n');
-        functions(b, p, top);
+        functions(b, p, timed, top);
         if (!top.isEmpty()) {
             b.append('\n');
             spread(b, p, top);
+            extremeRanks(b, p, top);
         }
         b.append('\n');
         histogram(b, p);
+        sizesPerFunction(b, p, top);
         b.append('\n');
         pairs(b, p);
         perHost(b, p);
@@ -101,8 +104,15 @@ public final class TextReport {
         field(b, "executable", job.executable() == null ? "(unknown)" : plain(job.executable()));
         field(b, "mpi", job.mpi() == null ? "(unknown)" : plain(job.mpi()));
         field(b, "ranks", p.ranks() + " on " + job.hosts() + (job.hosts() == 1 ? " host" : " hosts")
-                + "    start " + (job.start() == null ? "(unknown)" : plain(job.start()))
-                + "    wall " + Units.seconds(job.wallSeconds()));
+                + "    start " + (job.start() == null ? "(unknown)" : plain(job.start())));
+        field(b, "longest app", Readable.longestApp(p) + ": application time, end of MPI_Init to start of"
+                + " MPI_Finalize");
+        field(b, "job wall", Readable.jobWall(p));
+        field(b, "command", plain(Readable.commandLine(p)));
+        String settings = Readable.settings(p);
+        if (settings != null) {
+            field(b, "jpmpi", plain(settings));
+        }
         String hosts = hostList(p, 6);
         if (hosts != null) {
             field(b, "hosts", hosts);
@@ -121,10 +131,8 @@ public final class TextReport {
         field(b, "total", Units.count(s.calls().sum()) + " calls, " + Units.bytes(s.bytesSent().sum()) + " sent, "
                 + Units.bytes(s.bytesRecv().sum()) + " received; MPI time " + Units.percent(mpiShare(p))
                 + "% of application time");
-        Profile.Overhead o = p.overhead();
-        field(b, "overhead", String.format(Locale.ROOT, "%s ns per call x %s calls = %s, %s%% of application time",
-                Units.significant3(o.perCallNs()), Units.count(o.calls()),
-                Units.seconds(o.totalSeconds()), small(percentOf(o.totalSeconds(), s.appSeconds().sum()))));
+        field(b, "overhead", Readable.overhead(p));
+        field(b, "units", Units.LEGEND);
         if (p.partial()) {
             List<String> reasons = p.partialReasons();
             field(b, "PARTIAL", "the profile does not cover the whole run" + (reasons.isEmpty() ? "" : ":"));
@@ -150,8 +158,10 @@ public final class TextReport {
         String rest = value;
         do {
             int n = Math.min(room, rest.length());
-            boxed(b, head + rest.substring(0, n));
-            rest = rest.substring(n);
+            int blank = n < rest.length() ? rest.lastIndexOf(' ', n) : -1;
+            int cut = blank > room / 2 ? blank : n; // on a blank where one is near the end
+            boxed(b, head + rest.substring(0, cut));
+            rest = rest.substring(cut == blank ? cut + 1 : cut);
             head = " ".repeat(LABEL);
         } while (!rest.isEmpty());
     }
@@ -163,10 +173,13 @@ public final class TextReport {
 
     // --- functions ----------------------------------------------------------------------------
 
-    private static void functions(StringBuilder b, Profile p, List<FunctionProfile> top) {
-        List<FunctionProfile> all = p.functions();
+    private static void functions(StringBuilder b, Profile p, List<FunctionProfile> all, List<FunctionProfile> top) {
         if (all.isEmpty()) {
             b.append("No MPI function was called while recording.\n");
+            String untimed = Readable.untimedNote(p);
+            if (untimed != null) {
+                b.append(untimed).append('\n');
+            }
             return;
         }
         double mpi = p.summary().mpiSeconds().sum();
@@ -179,7 +192,7 @@ public final class TextReport {
                 + " MPI functions by time").append(" (sums over ").append(p.ranks())
                 .append(p.ranks() == 1 ? " rank" : " ranks").append("; ").append(Units.percent(percentOf(shown, mpi)))
                 .append("% of MPI time)\n");
-        String columns = "%9s%9s%6s%6s%10s%10s%10s%8s%8s\n";
+        String columns = "%9s%9s%6s%6s%10s%9s%9s%9s%9s\n";
         b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "calls", "time", "%MPI", "%app",
                 "avg/call", "min call", "max call", "sent", "recv"));
         for (FunctionProfile f : top) {
@@ -187,11 +200,111 @@ public final class TextReport {
             b.append(String.format(Locale.ROOT, columns,
                     Units.count(f.calls()), Units.seconds(f.timeSeconds()), Units.percent(percentOf(f.timeSeconds(), mpi)),
                     Units.percent(percentOf(f.timeSeconds(), app)),
-                    Units.seconds(f.calls() == 0 ? 0 : f.timeSeconds() / f.calls()), Units.seconds(f.minCallSeconds()),
-                    Units.seconds(f.maxCallSeconds()), Units.bytes(f.bytesSent()), Units.bytes(f.bytesRecv())));
+                    Units.seconds(f.calls() == 0 ? 0 : f.timeSeconds() / f.calls()), Readable.minCall(p, f.minCallSeconds()),
+                    Units.seconds(f.maxCallSeconds()), Readable.bytes(f, f.bytesSent()), Readable.bytes(f, f.bytesRecv())));
         }
         if (top.size() < all.size()) {
             b.append("... ").append(all.size() - top.size()).append(" more in report.html and profile.json\n");
+        }
+        if (top.stream().anyMatch(f -> Readable.collective(f.name()) && (f.bytesSent() != 0 || f.bytesRecv() != 0))) {
+            wrap(b, Readable.COLLECTIVE_NOTE);
+        }
+        String resolution = Readable.resolutionNote(p);
+        if (resolution != null && top.stream().anyMatch(f -> Readable.minCall(p, f.minCallSeconds()).startsWith("<="))) {
+            wrap(b, resolution);
+        }
+        String untimed = Readable.untimedNote(p);
+        if (untimed != null) {
+            wrap(b, untimed);
+        }
+    }
+
+    /** A note, wrapped at {@link #WIDTH} columns on words. */
+    private static void wrap(StringBuilder b, String text) {
+        StringBuilder line = new StringBuilder();
+        for (String w : plain(text).split(" ")) {
+            if (!line.isEmpty() && line.length() + 1 + w.length() > WIDTH) {
+                b.append(line).append('\n');
+                line.setLength(0);
+                w = "  " + w;
+            }
+            line.append(line.isEmpty() ? "" : " ").append(cut(w, WIDTH - 2));
+        }
+        b.append(line).append('\n');
+    }
+
+    /**
+     * The ranks with the least and the most MPI time, each function's calls, time and bytes on each
+     * (mpiP prints every task; the JSON has every rank, the HTML a rank x function heat map).
+     */
+    private static void extremeRanks(StringBuilder b, Profile p, List<FunctionProfile> top) {
+        List<ProfileDetails.RankFunctions> rows = p.details().rankFunctions();
+        if (rows == null || p.ranks() < 2) {
+            return;
+        }
+        Stat mpi = p.summary().mpiSeconds();
+        int lo = mpi.minRank();
+        int hi = mpi.maxRank();
+        b.append('\n');
+        wrap(b, "The ranks with the least and the most MPI time, per function: rank " + lo + " ("
+                + Units.seconds(mpi.min()) + ") and rank " + hi + " (" + Units.seconds(mpi.max()) + ")");
+        String columns = "%8s%10s%9s%9s  %8s%10s%9s%9s\n";
+        b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "calls", "time", "sent", "recv",
+                "calls", "time", "sent", "recv"));
+        b.append(String.format(Locale.ROOT, "%-" + NAME + "s%-38s%s\n", "", "rank " + lo, "rank " + hi));
+        for (FunctionProfile f : top) {
+            ProfileDetails.Entry a = rows.get(lo).get(f.name());
+            ProfileDetails.Entry z = rows.get(hi).get(f.name());
+            name(b, f.name());
+            b.append(String.format(Locale.ROOT, columns, a == null ? "-" : Units.count(a.calls()),
+                    a == null ? "-" : Units.seconds(a.timeSeconds()), a == null ? "-" : Readable.bytes(f, a.bytesSent()),
+                    a == null ? "-" : Readable.bytes(f, a.bytesRecv()), z == null ? "-" : Units.count(z.calls()),
+                    z == null ? "-" : Units.seconds(z.timeSeconds()), z == null ? "-" : Readable.bytes(f, z.bytesSent()),
+                    z == null ? "-" : Readable.bytes(f, z.bytesRecv())));
+        }
+    }
+
+    /**
+     * Calls per message size for each function that moves bytes (mpiP's -y, by calls): one line per
+     * non-empty size bucket.
+     */
+    private static void sizesPerFunction(StringBuilder b, Profile p, List<FunctionProfile> top) {
+        List<FunctionProfile> moving = new ArrayList<>();
+        for (FunctionProfile f : top) {
+            long h = 0;
+            for (int k = 1; k < f.histogram().length; k++) {
+                h += f.histogram()[k];
+            }
+            if (h > 0) {
+                moving.add(f);
+            }
+        }
+        if (moving.isEmpty()) {
+            return;
+        }
+        b.append("\nCalls per message size, per function (functions of the tables above that move bytes)\n");
+        String format = "%-" + NAME + "s%-14s%12s%8s\n";
+        b.append(String.format(Locale.ROOT, format, "function", "size", "calls", "%"));
+        for (FunctionProfile f : moving) {
+            long total = 0;
+            for (long c : f.histogram()) {
+                total += c;
+            }
+            boolean first = true;
+            for (int k = 0; k < f.histogram().length; k++) {
+                long c = f.histogram()[k];
+                if (c == 0) {
+                    continue;
+                }
+                if (first) {
+                    name(b, f.name());
+                    first = false;
+                } else {
+                    b.append(" ".repeat(NAME));
+                }
+                b.append(String.format(Locale.ROOT, "%-14s%12s%8s\n", Histogram.label(k), Units.count(c),
+                        Units.percent(percentOf(c, total))));
+            }
         }
     }
 
@@ -240,7 +353,7 @@ public final class TextReport {
             b.append("Message sizes: no call was recorded.\n");
             return;
         }
-        b.append("Message sizes (calls by the larger of the bytes a call sends and receives; all functions)\n");
+        b.append("Message sizes (calls by the larger of the bytes a call sends and receives; all functions; bytes)\n");
         String format = "%-12s%12s%8s%8s  %-" + (NAME - 2) + "s %s";
         b.append(String.format(Locale.ROOT, format, "size", "calls", "%", "cum %", "most calls by", "").stripTrailing())
                 .append('\n');
@@ -428,7 +541,7 @@ public final class TextReport {
     }
 
     /** A small percentage with three significant figures ("0.00351"), or "0". */
-    private static String small(double pct) {
+    static String small(double pct) {
         if (pct == 0) {
             return "0";
         }

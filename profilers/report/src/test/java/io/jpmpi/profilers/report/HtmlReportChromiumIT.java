@@ -43,12 +43,17 @@ class HtmlReportChromiumIT {
 
     /** Runs headless Chromium on {@code page} with {@code args}; returns its stdout. */
     private static String chromium(Path work, Path page, String... args) throws IOException, InterruptedException {
+        return chromium(work, page.toUri().toString(), args);
+    }
+
+    /** The same for a URL (a page with a fragment). */
+    private static String chromium(Path work, String url, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(chromium().toString(), "--headless", "--no-sandbox",
                 "--disable-gpu", "--user-data-dir=" + work.resolve("profile"), "--no-first-run",
                 "--no-default-browser-check", "--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars",
                 "--mute-audio"));
         cmd.addAll(List.of(args));
-        cmd.add(page.toUri().toString());
+        cmd.add(url);
         Path out = work.resolve("stdout");
         Path err = work.resolve("stderr");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -105,7 +110,8 @@ class HtmlReportChromiumIT {
         Path page = work.resolve("report.html");
         Reports.writeReports(Fixtures.fourRanks(), work);
         Path png = work.resolve("shot.png");
-        chromium(work, page, "--screenshot=" + png, "--window-size=1280,2600");
+        chromium(work, page, "--screenshot=" + png, "--window-size=1280,4400");
+        Files.copy(png, Path.of("target", "report-screenshot.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         BufferedImage image = ImageIO.read(png.toFile());
         assertNotNull(image, "not a PNG: " + png);
         long ink = 0;
@@ -132,6 +138,45 @@ class HtmlReportChromiumIT {
         assertTrue(ink > pixels / 50, "almost blank: " + ink + " of " + pixels + " pixels not white");
         assertTrue(mpi > 1000, "the MPI time bars are not visible: " + mpi + " pixels");
         assertTrue(bars > 5000, "the histogram bars are not visible: " + bars + " pixels");
+    }
+
+    /**
+     * The page's own script sorts a table by any column (here through the fragment
+     * {@code #sort=TABLE:COLUMN:asc|desc}, which runs the same code as a click on the heading), and
+     * draws the rank x function heat map with every cell.
+     */
+    @Test
+    void tablesSortInTheBrowserAndTheHeatMapIsDrawn(@TempDir Path work) throws Exception {
+        Profile p = Fixtures.fourRanks();
+        Reports.writeReports(p, work);
+        String page = work.resolve("report.html").toUri() + "#sort=functions:1:asc";
+        String dom = chromium(work, page, "--dump-dom");
+        // calls ascending: the function rows in that order, the heading marked
+        List<String> expected = p.functions().stream().filter(f -> !Readable.untimed(f))
+                .sorted(java.util.Comparator.comparingLong(FunctionProfile::calls)).map(FunctionProfile::name).toList();
+        String table = dom.substring(dom.indexOf("id=\"functions\""), dom.indexOf("</table>", dom.indexOf("id=\"functions\"")));
+        List<String> shown = new ArrayList<>();
+        Matcher row = Pattern.compile("<tr><td>([^<]+)</td>").matcher(table);
+        while (row.find()) {
+            shown.add(row.group(1));
+        }
+        List<Long> calls = shown.stream().map(n -> p.functions().stream().filter(f -> f.name().equals(n)).findFirst()
+                .orElseThrow().calls()).toList();
+        assertEquals(expected.size(), shown.size(), table);
+        assertEquals(calls.stream().sorted().toList(), calls, "sorted by calls: " + shown);
+        assertTrue(table.contains("aria-sort=\"ascending\">calls</th>"), table);
+        // and descending by time, which is the page's own order reversed
+        String byTime = chromium(work, work.resolve("report.html").toUri() + "#sort=functions:2:desc", "--dump-dom");
+        String t2 = byTime.substring(byTime.indexOf("id=\"functions\""));
+        Matcher first = Pattern.compile("<tr><td>([^<]+)</td>").matcher(t2);
+        assertTrue(first.find());
+        assertEquals(p.functions().get(0).name(), first.group(1));
+        // the heat map is there, laid out with its marks (every plot rendered)
+        assertTrue(dom.contains("id=\"rank-functions\""), "no rank x function heat map");
+        Matcher body = Pattern.compile("<body[^>]*>").matcher(dom);
+        assertTrue(body.find());
+        assertEquals(attribute(body.group(), "data-plots-expected"), attribute(body.group(), "data-plots-rendered"),
+                body.group());
     }
 
     private static boolean near(int r, int g, int b, int r0, int g0, int b0) {

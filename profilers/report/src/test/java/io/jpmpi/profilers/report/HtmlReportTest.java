@@ -110,8 +110,9 @@ class HtmlReportTest {
     void thePlotsAreCountedAndHaveMarks() {
         String html = HtmlReport.render(Fixtures.fourRanks());
         int plots = count(html, "<svg class=\"plot\"");
-        // Time per rank, the matrix, sizes of all functions and of the 6 top functions with sizes.
-        assertEquals(9, plots);
+        // Time per rank, time per rank and function, the matrix, sizes of all functions and of the 6 top
+        // functions with sizes.
+        assertEquals(10, plots);
         assertEquals(plots, expected(html));
         for (String part : html.split("<svg class=\"plot\"")) {
             if (part.contains("</svg>")) {
@@ -126,9 +127,10 @@ class HtmlReportTest {
         assertEquals(4, count(html, "class=\"mark mpi\""));
         String matrix = html.substring(html.indexOf("id=\"matrix\""), html.indexOf("</svg>", html.indexOf("id=\"matrix\"")));
         assertEquals(9, count(matrix, "class=\"mark\""));
-        assertEquals(7, count(matrix, "class=\"zero\""));
-        assertTrue(matrix.contains("<title>rank 0 to rank 1: 12.5M bytes in 201 messages</title>"), matrix);
-        assertTrue(html.contains("<title>all functions, 64K-128K bytes: 3200 calls (66.4%)</title>"), html);
+        // the 7 empty cells and the key's "none"
+        assertEquals(8, count(matrix, "class=\"zero\""));
+        assertTrue(matrix.contains("<title>rank 0 to rank 1: 12.5MiB bytes in 201 messages</title>"), matrix);
+        assertTrue(html.contains("<title>all functions, 64KiB-128KiB bytes: 3200 calls (66.4%)</title>"), html);
     }
 
     @Test
@@ -156,5 +158,66 @@ class HtmlReportTest {
         assertTrue(html.contains("each bar is the average of its block&#39;s ranks")
                 || html.contains("each bar is the average of its block's ranks"), html);
         assertEquals(HtmlReport.render(Fixtures.ring(300, false)), html, "deterministic");
+    }
+
+    /**
+     * Every rank's figures per function as a rank x function heat map: a cell per rank and function
+     * with its title, axes titled; a cell of a function a rank never called is white ("none").
+     */
+    @Test
+    void theRankByFunctionHeatMap() {
+        Profile p = Fixtures.fourRanks();
+        String html = HtmlReport.render(p);
+        String map = html.substring(html.indexOf("id=\"rank-functions\""), html.indexOf("</svg>",
+                html.indexOf("id=\"rank-functions\"")));
+        int functions = p.functions().size();
+        assertEquals(4 * functions, count(map, "class=\"mark\""), map);
+        assertEquals(1, count(map, "class=\"zero\""), "only the key's empty cell: " + map);
+        ProfileDetails.Entry e = p.details().rankFunctions().get(2).get("MPI_Waitall");
+        assertTrue(map.contains("<title>rank 2, MPI_Waitall: 200 calls, " + Units.seconds(e.timeSeconds())
+                + ", 0 sent, 0 received</title>"), map);
+        assertTrue(map.contains(">function</text>") && map.contains(">rank</text>"), map);
+        // a rank that did not call a function: a white cell, titled so
+        List<ProfileDetails.RankFunctions> rows = new java.util.ArrayList<>(p.details().rankFunctions());
+        rows.set(3, new ProfileDetails.RankFunctions(rows.get(3).functions().stream()
+                .filter(x -> !x.name().equals("MPI_Bcast")).toList()));
+        String without = HtmlReport.render(p.withDetails(new ProfileDetails(null, 0, rows)));
+        String map2 = without.substring(without.indexOf("id=\"rank-functions\""));
+        assertTrue(map2.contains("<title>rank 3, MPI_Bcast: not called</title><rect class=\"zero\""), map2);
+        // without per-rank figures (a schema 1 file, the Java level's profile): no heat map
+        assertFalse(HtmlReport.render(p.withDetails(ProfileDetails.NONE)).contains("id=\"rank-functions\""));
+    }
+
+    /** Several hosts: the matrix folded to host x host too, with the bytes within and between hosts. */
+    @Test
+    void severalHostsFoldTheMatrix() {
+        Profile p = Fixtures.ring(8, false);
+        String html = HtmlReport.render(p);
+        assertTrue(html.contains("id=\"host-matrix\""), html);
+        String map = html.substring(html.indexOf("id=\"host-matrix\""), html.indexOf("</svg>",
+                html.indexOf("id=\"host-matrix\"")));
+        Hosts h = Hosts.of(p);
+        assertEquals(2, h.hosts().size());
+        assertTrue(map.contains("<title>node1 to node2: " + Units.bytes(h.bytes()[0][1]) + " in "
+                + Units.count(h.messages()[0][1]) + " messages</title>"), map);
+        assertTrue(map.contains(">sender host</text>") && map.contains(">receiver host</text>"), map);
+        assertFalse(HtmlReport.render(Fixtures.fourRanks()).contains("id=\"host-matrix\""), "one host: no fold");
+    }
+
+    /** Every table sorts: a head and a body, a number's cell carries the value it sorts by. */
+    @Test
+    void tablesAreSortableAndAxesTitled() {
+        Profile p = Fixtures.fourRanks();
+        String html = HtmlReport.render(p);
+        for (String id : List.of("per-rank", "ranks", "functions", "sizes", "pairs")) {
+            assertTrue(html.contains("<table class=\"sortable\" id=\"" + id + "\">\n<thead><tr>"), id);
+        }
+        assertEquals(count(html, "<table"), count(html, "<table class=\"sortable\""), "every table sorts");
+        FunctionProfile top = p.functions().get(0);
+        assertTrue(html.contains("<tr><td>" + top.name() + "</td><td class=\"n\" data-v=\"" + (double) top.calls()
+                + "\">" + top.calls() + "</td>"), html);
+        assertTrue(html.contains(">time per rank</text>"), "the time bars' y axis");
+        assertTrue(html.contains(">message size in bytes (log2 buckets)</text>") && html.contains(">calls</text>"));
+        assertTrue(html.contains("KiB = 1024 bytes"), "units defined");
     }
 }

@@ -59,8 +59,34 @@ class TextReportTest {
         assertFalse(r.contains("PARTIAL"), r);
         assertEquals(List.of("executable", "/home/me/halo"), words(line(r, "executable")));
         assertEquals(List.of("mpi", "openmpi", "4.1.4"), words(line(r, "mpi ")));
-        assertEquals(List.of("ranks", "4", "on", "1", "host", "start", "2026-11-21T10:00:00Z", "wall",
-                Units.seconds(p.job().wallSeconds()).split(" ")[0], "s"), words(line(r, "ranks ")));
+        assertEquals(List.of("ranks", "4", "on", "1", "host", "start", "2026-11-21T10:00:00Z"), words(line(r, "ranks ")));
+        // both wall times, named: the longest application time (its rank) and the job's, which only
+        // jpmpi run knows
+        Stat longest = p.summary().appSeconds();
+        assertEquals("| longest app " + Units.seconds(longest.max()) + " (rank " + longest.maxRank()
+                + "): application time, end of MPI_Init to start of MPI_Finalize",
+                line(r, "longest app").replaceAll(" +\\|$", ""));
+        assertEquals(List.of("job", "wall", "not", "known", "(the", "job", "was", "not", "started", "by", "jpmpi",
+                "run)"), words(line(r, "job wall")));
+        assertTrue(line(r, "command").contains("not known (the job was not started by jpmpi run"), r);
+        assertTrue(line(r, "units").contains("KiB = 1024 bytes, MiB = 1024 KiB"), r);
+        String withRun = TextReport.render(Fixtures.withDetails(p));
+        assertEquals(List.of("job", "wall", "13.5", "s", "(jpmpi", "run:", "from", "starting", "the", "launcher", "to",
+                "its", "end)"), words(line(withRun, "job wall")));
+        assertEquals(List.of("command", "mpirun", "-np", "4", "./halo"), words(line(withRun, "command")));
+        String jpmpi = line(withRun, "jpmpi       ");
+        String next = lines(withRun).get(lines(withRun).indexOf(jpmpi) + 1);
+        assertEquals(List.of("jpmpi", "tools", "profile;", "output", "/home/me/out;", "JPMPI_OUTPUT_DIR=/home/me/out;",
+                "JPMPI_PROFILE_OUTPUT=on"), words(jpmpi + " " + next));
+        fitsAndIsDeterministic(Fixtures.withDetails(p));
+        // a job started by hand: rank 0's own command line, said to be so
+        Profile byHand = p.withDetails(new ProfileDetails(new ProfileDetails.Run(ProfileDetails.FROM_RANK_0,
+                List.of("./halo", "100"), "", "/home/me/prof", 0, java.util.Map.of()), 0,
+                p.details().rankFunctions()));
+        String hand = TextReport.render(byHand);
+        assertTrue(line(hand, "command").contains("./halo 100 (rank 0's own; the job was not started by jpmpi run:"),
+                hand);
+        assertTrue(line(hand, "job wall").contains("not known (the job was not started by jpmpi run)"), hand);
         assertEquals(List.of("hosts", "node1", "x4"), words(line(r, "hosts ")));
         // app time: min, its rank, avg, max, its rank, cv.
         Stat app = p.summary().appSeconds();
@@ -77,10 +103,11 @@ class TextReportTest {
         assertEquals(header.indexOf("min") + 3, mpi.indexOf(Units.seconds(p.summary().mpiSeconds().min()))
                 + Units.seconds(p.summary().mpiSeconds().min()).length());
         assertEquals(List.of("calls", "1204", "0", "1204", "1204", "0", "0.00"), words(line(r, "calls ")));
-        assertEquals(List.of("total", "4816", "calls,", "100M", "sent,", "100M", "received;", "MPI", "time",
+        assertEquals(List.of("total", "4816", "calls,", "100MiB", "sent,", "100MiB", "received;", "MPI", "time",
                 Units.percent(TextReport.mpiShare(p)) + "%", "of", "application", "time"), words(line(r, "total")));
         assertTrue(line(r, "overhead").contains("14.2 ns per call x 4816 calls = 68.4 us, 0.000137% of application"
-                + " time"), r);
+                + " time; jpmpi's own"), r);
+        assertTrue(r.contains("|             start (in MPI_Init) and finalize (the dumps to rank 0) are not recorded"), r);
     }
 
     private static String num(String seconds) {
@@ -147,20 +174,67 @@ class TextReportTest {
     void messageSizesAndRankPairs() {
         String r = TextReport.render(Fixtures.fourRanks());
         assertEquals(List.of("0", "812", "16.9", "16.9", "MPI_Waitall", "######"), words(line(r, "0    ")));
-        assertEquals(List.of("64K-128K", "3200", "66.4", "100.0", "MPI_Isend", "#".repeat(24)),
-                words(line(r, "64K-128K")));
+        assertEquals(List.of("64KiB-128KiB", "3200", "66.4", "100.0", "MPI_Isend", "#".repeat(24)),
+                words(line(r, "64KiB-128KiB")));
         assertEquals(List.of("16-1023", "0", "0.0", "33.5"), words(line(r, "16-1023")));
-        assertTrue(r.contains("Rank pairs by bytes (sender to receiver; 1603 messages, 100M in all)"), r);
+        assertTrue(r.contains("Rank pairs by bytes (sender to receiver; 1603 messages, 100MiB in all)"), r);
         String header = line(r, "  sender");
         List<String> first = words(lines(r).get(lines(r).indexOf(header) + 1));
-        assertEquals(List.of("0", "1", "12.5M", "12.5", "201", "63.7K"), first);
-        assertEquals(List.of("0", "2", "1K", "<0.1", "1", "1K"), words(lines(r).get(lines(r).indexOf(header) + 9)));
+        assertEquals(List.of("0", "1", "12.5MiB", "12.5", "201", "63.7KiB"), first);
+        assertEquals(List.of("0", "2", "1KiB", "<0.1", "1", "1KiB"), words(lines(r).get(lines(r).indexOf(header) + 9)));
+    }
+
+    /**
+     * Read without a manual: no 0 s rows for MPI_Init/MPI_Finalize (a note says they are counted, not
+     * timed), collectives' bytes marked and explained, the shortest calls floored at the timer's
+     * resolution with a note, every function's sizes, the ranks with the least and most MPI time.
+     */
+    @Test
+    void theNotesTheTablesNeed() {
+        Profile p = Fixtures.fourRanks();
+        List<FunctionProfile> fns = new ArrayList<>();
+        FunctionProfile any = p.functions().get(0);
+        fns.add(new FunctionProfile("MPI_Init", 4, 0, 0, 0, 0, 0, any.perRank(), new long[] {4}));
+        for (FunctionProfile f : p.functions()) {
+            fns.add(f.name().equals("MPI_Comm_rank") ? new FunctionProfile(f.name(), f.calls(), f.timeSeconds(), 0, 0,
+                    4e-10, f.maxCallSeconds(), f.perRank(), f.histogram()) : f);
+        }
+        fns.add(new FunctionProfile("MPI_Finalize", 4, 0, 0, 0, 0, 0, any.perRank(), new long[] {4}));
+        Profile q = Fixtures.withFunctions(p, fns).withDetails(new ProfileDetails(null, 1.2e-8,
+                p.details().rankFunctions()));
+        String r = TextReport.render(q);
+        assertTrue(lines(r).stream().noneMatch(l -> (l.startsWith("MPI_Init ") || l.startsWith("MPI_Finalize "))
+                && !l.contains("counted, not timed")), r);
+        assertTrue(r.contains("MPI_Init 4 calls, MPI_Finalize 4 calls: counted, not timed (the application time runs"),
+                r);
+        String allreduce = line(r, "MPI_Allreduce", 0);
+        assertEquals(List.of("6.3KiB*", "6.3KiB*"), words(allreduce).subList(words(allreduce).size() - 2,
+                words(allreduce).size()));
+        assertTrue(r.contains("* collective: bytes counted as the pairwise messages the call implies (a 1 KiB"
+                + " MPI_Allreduce on 4"), r);
+        assertTrue(line(r, "MPI_Comm_rank", 0).contains("  <=12 ns   215 ns"), r);
+        assertTrue(r.contains("min call: \"<=12 ns\" is a call at or below the timer's resolution (12 ns: the"
+                + " shortest interval two\n  reads of the recorder's clock show)"), r);
+        fitsAndIsDeterministic(q);
+        // every rank's figures: the ranks with the least and the most MPI time, side by side
+        Stat mpi = p.summary().mpiSeconds();
+        assertTrue(r.contains("The ranks with the least and the most MPI time, per function: rank " + mpi.minRank()
+                + " (" + Units.seconds(mpi.min()) + ") and rank " + mpi.maxRank() + " (" + Units.seconds(mpi.max())
+                + ")"), r);
+        ProfileDetails.Entry lo = p.details().rankFunctions().get(mpi.minRank()).get("MPI_Waitall");
+        ProfileDetails.Entry hi = p.details().rankFunctions().get(mpi.maxRank()).get("MPI_Waitall");
+        assertEquals(List.of("MPI_Waitall", "200", num(Units.seconds(lo.timeSeconds())), "s", "0", "0", "200",
+                num(Units.seconds(hi.timeSeconds())), "s", "0", "0"), words(line(r, "MPI_Waitall", 2)));
+        // calls per size, per function that moves bytes
+        assertEquals(List.of("MPI_Isend", "64KiB-128KiB", "1600", "100.0"), words(line(r, "MPI_Isend", 3)));
+        assertTrue(lines(r).stream().noneMatch(l -> l.startsWith("MPI_Waitall") && l.contains("0 ")
+                && words(l).size() == 4), r);
     }
 
     @Test
     void withoutTheRankMatrixThePairsComeFromTheBlocks() {
         String r = TextReport.render(Fixtures.withoutRows(Fixtures.fourRanks()));
-        assertTrue(r.contains("Rank pairs by bytes (sender to receiver; 1603 messages, 100M in all)"), r);
+        assertTrue(r.contains("Rank pairs by bytes (sender to receiver; 1603 messages, 100MiB in all)"), r);
         String grouped = TextReport.render(Fixtures.withoutRows(Fixtures.ring(200, false)));
         assertTrue(grouped.contains("pairs of rank blocks by bytes"), grouped);
         assertTrue(grouped.lines().anyMatch(l -> words(l).size() == 6 && words(l).get(0).equals("0-2")), grouped);
