@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <fenv.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,7 +24,8 @@
 /*
  * The snapshot: little-endian, 8-byte aligned sections (Snapshot.java reads it):
  *   header (512 bytes, struct jp_header in snapshot.h), names (nfunc x 48 bytes, NUL-padded),
- *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), histograms (nfunc x 48 u64),
+ *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), timing (nfunc x (u64 calls timed,
+ *   f64 variance of the ticks as an estimate, ticks^2): version 2 on), histograms (nfunc x 48 u64),
  *   matrix (matrix_ranks x 2 u64: messages, bytes).
  */
 
@@ -121,7 +123,7 @@ static double jp_tick_rate(void)
 
 /* Where each section of this rank's snapshot starts, and its size. */
 struct jp_layout {
-    size_t names, stats, hist, matrix, size;
+    size_t names, stats, timing, hist, matrix, size;
 };
 
 static struct jp_layout jp_layout(void)
@@ -129,7 +131,8 @@ static struct jp_layout jp_layout(void)
     struct jp_layout l;
     l.names = sizeof(struct jp_header);
     l.stats = l.names + (size_t)JP_NFUNC * JP_NAME;
-    l.hist = l.stats + (size_t)JP_NFUNC * 6 * 8;
+    l.timing = l.stats + (size_t)JP_NFUNC * 6 * 8;
+    l.hist = l.timing + (size_t)JP_NFUNC * 2 * 8;
     l.matrix = l.hist + (size_t)JP_NFUNC * JP_BUCKETS * 8;
     l.size = l.matrix + (size_t)(jp_world_size > 0 ? jp_world_size : 0) * 16;
     return l;
@@ -225,6 +228,22 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
         }
         calls[f] = s[0];
         if (sink(ctx, s, sizeof s)) {
+            return -1;
+        }
+    }
+    /* how many calls were timed (no more than counted) and the variance of the sampled time */
+    for (int f = 0; f < JP_NFUNC; f++) {
+        uint64_t timed = 0;
+        unsigned __int128 var = 0;
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            timed += t->f[f].timed;
+            var += t->var[f];
+        }
+        uint64_t rec[2];
+        double v = timed < calls[f] ? (double)var : 0;
+        rec[0] = timed < calls[f] ? timed : calls[f];
+        memcpy(&rec[1], &v, 8);
+        if (sink(ctx, rec, sizeof rec)) {
             return -1;
         }
     }
@@ -390,6 +409,21 @@ static size_t jp_compact(const char *full, char *out)
     uint32_t end = UINT32_MAX;
     memcpy(out + o, &end, 4);
     o += 4;
+    /* the functions whose time is sampled (fewer calls timed than counted): index, timed, variance;
+     * their number in the header (none: the form is as it was before sampled timing) */
+    uint32_t sampled = 0;
+    for (uint32_t f = 0; f < JP_NFUNC; f++) {
+        uint64_t calls, timed;
+        memcpy(&calls, full + l.stats + (size_t)f * 48, 8);
+        memcpy(&timed, full + l.timing + (size_t)f * 16, 8);
+        if (timed < calls) {
+            memcpy(out + o, &f, 4);
+            memcpy(out + o + 4, full + l.timing + (size_t)f * 16, 16);
+            o += 20;
+            sampled++;
+        }
+    }
+    memcpy(out + offsetof(struct jp_header, sampled), &sampled, 4);
     for (uint32_t r = 0; r < (uint32_t)jp_world_size; r++) {
         uint64_t msgs;
         memcpy(&msgs, full + l.matrix + (size_t)r * 16, 8);
@@ -433,9 +467,23 @@ static int jp_expand(const char *in, size_t n, char *full)
             return 0;
         }
         memcpy(full + l.stats + (size_t)f * 48, in + o, 48);
+        memcpy(full + l.timing + (size_t)f * 16, in + o, 8); /* every call timed, unless listed below */
         memcpy(full + l.hist + (size_t)f * JP_BUCKETS * 8, in + o + 48, JP_BUCKETS * 8);
         o += 48 + JP_BUCKETS * 8;
     }
+    for (uint32_t i = 0; i < h->sampled; i++) {
+        uint32_t f;
+        if (o + 20 > n) {
+            return 0;
+        }
+        memcpy(&f, in + o, 4);
+        if (f >= JP_NFUNC) {
+            return 0;
+        }
+        memcpy(full + l.timing + (size_t)f * 16, in + o + 4, 16);
+        o += 20;
+    }
+    memset(full + offsetof(struct jp_header, sampled), 0, 4);
     while (o < n) {
         uint32_t r;
         if (o + 20 > n) {
@@ -530,7 +578,11 @@ JP_EXPORT size_t jpmpi_profile_snapshot(void *buf, size_t cap)
 {
     struct jp_membuf m = {buf, 0, cap};
     int state = jp_end_ticks ? JP_FINALIZE : JP_FLUSH;
-    return jp_emit(jp_mem_sink, &m, state, 0) == 0 ? m.used : 0;
+    fenv_t fp;
+    fegetenv(&fp); /* the variances' conversion may raise the inexact flag: not on the application's thread */
+    size_t n = jp_emit(jp_mem_sink, &m, state, 0) == 0 ? m.used : 0;
+    fesetenv(&fp);
+    return n;
 }
 
 JP_EXPORT const char *jpmpi_profile_output_dir(void)

@@ -51,11 +51,13 @@ char jp_jobid[64];
 
 struct jp_thread *jp_thread_new(void)
 {
-    struct jp_thread *t = calloc(1, sizeof *t);
+    struct jp_thread *t = aligned_alloc(64, (sizeof *t + 63) / 64 * 64);
     if (!t) {
         fputs("jpmpi profile: out of memory for a thread's counters; this thread is not recorded\n", stderr);
         abort();
     }
+    memset(t, 0, sizeof *t);
+    t->rng = ((uint64_t)(uintptr_t)t ^ jp_ticks() * 0x9e3779b97f4a7c15u) | 1;
     struct jp_thread *head;
     do {
         head = jp_threads;
@@ -63,6 +65,85 @@ struct jp_thread *jp_thread_new(void)
     } while (!__atomic_compare_exchange_n(&jp_threads, &head, t, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     jp_self = t;
     return t;
+}
+
+/* ---------------------------------------------------------------- sampled timing */
+
+/*
+ * Calls too short to time honestly (PROFILE.md, "Sampled timing"). Every JP_WINDOW timed calls of a
+ * function on a thread, jp_adapt looks at their mean duration: timing a call costs about two clock
+ * reads (jp_clock_ticks, measured when the library is loaded), and that cost must stay under 1 % of
+ * the function's own time, so 1 call in n is timed with n = 100 x clock / mean (every call when n
+ * comes out below 2; at most JP_N_MAX). The calls between two timed ones are a random stride
+ * (uniform over 1 .. 2n - 1, mean n, from a per-thread xorshift generator), so a program's own period
+ * cannot fall in step with it; each timed call then stands for n calls (Horvitz-Thompson: ticks +=
+ * n d), and the estimate's variance adds (n^2 - n) d^2. Counts, bytes and size buckets stay exact:
+ * only the clock reads are skipped. JPMPI_PROFILE_TIMING=all times every call.
+ */
+#define JP_N_MAX 1024
+uint64_t jp_clock_ticks = 64; /* two clock reads back to back (a guess until measured) */
+static int jp_sampling = 1;   /* 0: JPMPI_PROFILE_TIMING=all */
+
+__attribute__((constructor)) static void jp_timing_setup(void)
+{
+    const char *timing = getenv(JPMPI_SETTING_PROFILE_TIMING);
+    if (timing && strcmp(timing, "all") == 0) {
+        jp_sampling = 0;
+    } else if (timing && *timing && strcmp(timing, "auto") != 0) {
+        dprintf(STDERR_FILENO, "jpmpi profile: %s=%s is neither auto nor all; using auto\n",
+                JPMPI_SETTING_PROFILE_TIMING, timing);
+    }
+    /* the cheapest of a few tries: a try that a preemption or an interrupt lengthened says nothing */
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 256; i++) {
+        uint64_t a = jp_ticks();
+        __asm__ __volatile__("" : : "r"(jp_ticks()) : "memory");
+        uint64_t c = jp_ticks();
+        if (c - a < best && c > a) {
+            best = c - a;
+        }
+    }
+    if (best != UINT64_MAX && best > 0) {
+        jp_clock_ticks = best;
+    }
+}
+
+static uint16_t jp_stride(struct jp_thread *t, uint32_t n)
+{
+    uint64_t x = t->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    t->rng = x;
+    return (uint16_t)(1 + (((x >> 32) * (2 * (uint64_t)n - 1)) >> 32));
+}
+
+void jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d)
+{
+    uint64_t n = s->n;
+    s->ticks += d * n;
+    t->var[s - t->f] += (unsigned __int128)((n * n - n) * d) * d;
+    s->skip = (uint16_t)(jp_stride(t, (uint32_t)n) - 1);
+}
+
+void jp_adapt(struct jp_thread *t, struct jp_fstat *s)
+{
+    uint64_t sum = s->wticks;
+    s->wticks = 0;
+    if (!jp_sampling) {
+        return;
+    }
+    uint64_t n = sum ? (100 * jp_clock_ticks * JP_WINDOW + sum - 1) / sum : JP_N_MAX;
+    n = n < 2 ? 1 : n > JP_N_MAX ? JP_N_MAX : n;
+    if (n > 1 && s->n <= 1) {
+        s->n = (uint16_t)n;
+        s->skip = (uint16_t)(jp_stride(t, (uint32_t)n) - 1);
+    } else if (n <= 1) {
+        s->n = 1;
+        s->skip = 0;
+    } else {
+        s->n = (uint16_t)n;
+    }
 }
 
 /* ---------------------------------------------------------------- datatype sizes */
@@ -248,7 +329,7 @@ static void jp_choose_outdir(MPI_Comm all)
 static void jp_measure_cost(void)
 {
     struct jp_thread *t = jp_self ? jp_self : jp_thread_new();
-    struct jp_fstat scratch = {0, 0, 0, 0, 0, 0};
+    struct jp_fstat scratch = {0};
     fenv_t fp;
     fegetenv(&fp); /* the division below must leave no flag on the application's thread */
     enum { N = 20000 }; /* ~0.4 ms of MPI_Init at ~18 ns a step; the mean settles well before */
@@ -266,6 +347,8 @@ static void jp_measure_cost(void)
         if (d > scratch.max) {
             scratch.max = d;
         }
+        scratch.wticks += (uint32_t)(d < (1u << 24) ? d : (1u << 24));
+        scratch.timed++;
         __asm__ __volatile__("" : : "r"(t) : "memory");
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
@@ -614,7 +697,7 @@ void jp_session_ending(void)
 JP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Init);
     int rc = PMPI_Init(argc, argv);
     c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
     jp_end(&c, JP_F_MPI_Init, 0);
@@ -627,7 +710,7 @@ JP_EXPORT int MPI_Init(int *argc, char ***argv)
 JP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Init_thread);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
     jp_end(&c, JP_F_MPI_Init_thread, 0);
@@ -640,7 +723,7 @@ JP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 JP_EXPORT int MPI_Finalize(void)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Finalize);
     jp_end_ticks = jp_ticks();
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Finalize, 0);
@@ -663,7 +746,7 @@ JP_EXPORT int MPI_Finalize(void)
 JP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Abort);
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Abort, 0);
     if (!jp_ended) {
@@ -677,7 +760,7 @@ JP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 JP_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Pcontrol);
     int rc = PMPI_Pcontrol(level);
     jp_stop(&c);
     jp_end(&c, JP_F_MPI_Pcontrol, 0);

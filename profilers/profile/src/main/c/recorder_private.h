@@ -58,7 +58,7 @@ static inline void jp_matrix_add(struct jp_thread *t, int world, int64_t bytes)
 /* A message of the call being recorded (none while recording is off). */
 static inline void jp_matrix(struct jp_call *c, int world, int64_t bytes)
 {
-    if (c->t0 && !c->nomatrix) {
+    if (c->on && !c->nomatrix) {
         jp_matrix_add(c->t, world, bytes);
     }
 }

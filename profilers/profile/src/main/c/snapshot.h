@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define JP_SNAPSHOT_MAGIC "JPMPIPR1"
-#define JP_SNAPSHOT_VERSION 1
+#define JP_SNAPSHOT_VERSION 2
 
 struct jp_header {
     char magic[8];              /* "JPMPIPR1" */
@@ -27,7 +27,8 @@ struct jp_header {
     char impl[32];
     char jobid[64];
     char exe[256];
-    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256];
+    uint32_t sampled;           /* 0 in a snapshot; on the wire to rank 0, the number of timing records (rec_snapshot.c) */
+    char pad[512 - 8 - 4 * 8 - 8 - 16 - 8 - 8 - 8 - 64 - 32 - 64 - 256 - 4];
 };
 _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 

@@ -31,5 +31,6 @@ int main(void)
     FIELD(impl);
     FIELD(jobid);
     FIELD(exe);
+    FIELD(sampled);
     return 0;
 }

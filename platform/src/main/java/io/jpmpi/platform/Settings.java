@@ -117,6 +117,11 @@ public final class Settings {
                 "Set to anything: the profile tool's rank 0 prints no summary line at MPI_Finalize even with v in"
                         + " the tool list (without v it prints none anyway; jpmpi run says where the report is).",
                 null));
+        s.add(new Setting("PROFILE", "TIMING", Reader.TOOLS, "auto",
+                "auto: the profile recorder times only a random sample of a function's calls where they are too"
+                        + " short to time honestly (counts and bytes stay exact; profilers/profile/PROFILE.md, Sampled"
+                        + " timing); all: it times every call.",
+                null));
         s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
                 "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"
                         + " MPI_Finalize; no cost on other calls), calls (before and after every MPI call), calls:N"

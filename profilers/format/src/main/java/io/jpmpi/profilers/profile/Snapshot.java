@@ -23,19 +23,25 @@ import java.util.Set;
  * header (512 bytes)  magic "JPMPIPR1", u32 version, u32 header size, u32 nfunc, u32 nbuckets,
  *                     i32 world rank, i32 world size, i32 state, i32 detail, u64 pid,
  *                     f64 ticks per second, f64 recording cost per call (ns), i64 unix ns at init,
- *                     u64 application ticks, u64 matrix ranks, char host[64], impl[32], jobid[64], exe[256]
+ *                     u64 application ticks, u64 matrix ranks, char host[64], impl[32], jobid[64], exe[256],
+ *                     u32 sampled (0; on the wire to rank 0 only)
  * names               nfunc x 48 bytes, NUL-padded
  * stats               nfunc x 6 u64: calls, ticks, min ticks, max ticks, bytes sent, bytes received
+ * timing (version 2)  nfunc x (u64 calls timed, f64 variance of the ticks as an estimate, ticks^2):
+ *                     fewer calls timed than counted means sampled timing (PROFILE.md); version 1
+ *                     dumps read as every call timed
  * histograms          nfunc x nbuckets u64
  * matrix              matrix ranks x 2 u64: messages, bytes sent to that world rank
  * </pre>
  */
 public record Snapshot(int rank, int size, State state, int detail, long pid, double ticksPerSecond,
                        double perCallNs, long initUnixNs, long appTicks, String host, String impl, String jobId,
-                       String executable, String[] names, long[][] stats, long[][] histograms, long[] messages,
-                       long[] bytes) {
+                       String executable, String[] names, long[][] stats, long[] timed, double[] variance,
+                       long[][] histograms, long[] messages, long[] bytes) {
     public static final int HEADER = 512;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** The oldest version read (its dumps have no timing section: every call timed). */
+    public static final int OLDEST_VERSION = 1;
     /**
      * Where each header field is (profilers/profile/src/main/c/snapshot.h: struct jp_header);
      * SnapshotLayoutTest compares them with the compiler's offsets.
@@ -60,6 +66,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     private static final int IMPL_AT = 152;
     private static final int JOBID_AT = 184;
     private static final int EXE_AT = 248;
+    private static final int SAMPLED_AT = 504;
 
     private static Map<String, Integer> headerFields() {
         Map<String, Integer> m = new LinkedHashMap<>();
@@ -82,6 +89,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         m.put("impl", IMPL_AT);
         m.put("jobid", JOBID_AT);
         m.put("exe", EXE_AT);
+        m.put("sampled", SAMPLED_AT);
         return Collections.unmodifiableMap(m);
     }
     public static final int NAME = 48;
@@ -135,12 +143,15 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         b.position(HEADER);
         String[] names = names(b, h.nfunc);
         long[][] stats = stats(b, h, names);
+        long[] timed = new long[h.nfunc];
+        double[] variance = new double[h.nfunc];
+        timing(b, h, names, stats, timed, variance);
         long[][] hist = histograms(b, h, names, stats);
         long[] messages = new long[h.size];
         long[] bytes = new long[h.size];
         matrix(b, messages, bytes);
         return new Snapshot(h.rank, h.size, h.state, h.detail, h.pid, h.tps, h.perCall, h.initUnixNs, h.appTicks,
-                h.host, h.impl, h.job, h.exe, names, stats, hist, messages, bytes);
+                h.host, h.impl, h.job, h.exe, names, stats, timed, variance, hist, messages, bytes);
     }
 
     /** A problem at {@code offset} of the snapshot, in {@code field}. */
@@ -149,7 +160,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     }
 
     /** The header's fields, each checked as it is read. */
-    private record Header(int nfunc, int nbuckets, int rank, int size, State state, int detail, long pid, double tps,
+    private record Header(int version, int nfunc, int nbuckets, int rank, int size, State state, int detail, long pid, double tps,
                           double perCall, long initUnixNs, long appTicks, String host, String impl, String job,
                           String exe) {
         static Header read(ByteBuffer b) {
@@ -162,7 +173,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             if (!new String(magic, StandardCharsets.ISO_8859_1).equals("JPMPIPR1")) {
                 throw bad(MAGIC, "magic", "not a jpmpi rank dump (no \"JPMPIPR1\" at its start)");
             }
-            intIn(b, VERSION_AT, "version", VERSION, VERSION);
+            int version = intIn(b, VERSION_AT, "version", OLDEST_VERSION, VERSION);
             intIn(b, HEADER_SIZE_AT, "header size", HEADER, HEADER);
             int nfunc = intIn(b, NFUNC_AT, "number of functions", 1, ProfileJson.MAX_FUNCTIONS);
             int nbuckets = intIn(b, NBUCKETS_AT, "number of size buckets", 1, Histogram.BUCKETS);
@@ -190,21 +201,23 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
                 throw bad(MATRIX_RANKS_AT, "matrix ranks", Long.toUnsignedString(matrixRanks)
                         + ", not the world size " + size);
             }
-            return new Header(nfunc, nbuckets, rank, size, State.values()[code], b.getInt(DETAIL_AT), pid, tps,
+            return new Header(version, nfunc, nbuckets, rank, size, State.values()[code], b.getInt(DETAIL_AT), pid, tps,
                     perCall, init, app, text(b, HOST_AT, IMPL_AT - HOST_AT), text(b, IMPL_AT, JOBID_AT - IMPL_AT),
                     text(b, JOBID_AT, EXE_AT - JOBID_AT), text(b, EXE_AT, 256));
         }
 
         /** The snapshot's size in bytes (at most ~4 GiB: the counts are bounded). */
         long bytes() {
-            return HEADER + (long) nfunc * NAME + (long) nfunc * STATS * 8 + (long) nfunc * nbuckets * 8
+            return HEADER + (long) nfunc * NAME + (long) nfunc * STATS * 8 + (version >= 2 ? (long) nfunc * 16 : 0)
+                    + (long) nfunc * nbuckets * 8
                     + (long) size * 16;
         }
 
         private static int intIn(ByteBuffer b, int at, String field, int lo, int hi) {
             int v = b.getInt(at);
             if (v < lo || v > hi) {
-                throw bad(at, field, v + (lo == hi ? ", this jpmpi reads " + lo : " is not from " + lo + " to " + hi));
+                throw bad(at, field, v + (lo == hi ? ", this jpmpi reads " + lo : " is not from " + lo + " to " + hi)
+                        + (field.equals("version") ? " (the versions this jpmpi reads)" : ""));
             }
             return v;
         }
@@ -286,6 +299,38 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             throw bad(at + 8L * TICKS, name + " ticks", s[TICKS] + " ticks at " + h.tps + " per second is more than "
                     + ProfileJson.MAX_SECONDS + " s");
         }
+    }
+
+    /**
+     * The timing section (version 2): per function the calls timed, no more than its calls (all of
+     * them but for sampled timing, and none for a function never called), and the variance of its
+     * time as an estimate (finite, not negative, 0 when every call was timed). Version 1: every call
+     * timed.
+     */
+    private static void timing(ByteBuffer b, Header h, String[] names, long[][] stats, long[] timed,
+                               double[] variance) {
+        for (int f = 0; f < h.nfunc; f++) {
+            if (h.version < 2) {
+                timed[f] = stats[f][CALLS];
+                continue;
+            }
+            int at = b.position();
+            timed[f] = count(b, at, names[f] + " calls timed");
+            if (timed[f] > stats[f][CALLS]) {
+                throw bad(at, names[f] + " calls timed", timed[f] + " is more than its " + stats[f][CALLS] + " calls");
+            }
+            variance[f] = b.getDouble(at + 8) + 0.0;
+            if (!(variance[f] >= 0 && Double.isFinite(variance[f])) || (timed[f] == stats[f][CALLS] && variance[f] != 0)) {
+                throw bad(at + 8, names[f] + " time variance", variance[f] + (timed[f] == stats[f][CALLS]
+                        ? " with every call timed (must be 0)" : " is not a finite non-negative number"));
+            }
+            b.position(at + 16);
+        }
+    }
+
+    /** Whether function f's time is an estimate from a sample of its calls (fewer timed than counted). */
+    public boolean sampled(int f) {
+        return timed[f] < stats[f][CALLS];
     }
 
     /** The size histograms: no function has more calls in them than it has calls. */
