@@ -7,6 +7,9 @@
 #include "recorder_private.h"
 #include "snapshot.h"
 
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -564,6 +567,84 @@ int jp_gather_dumps(MPI_Comm all, int state)
     PMPI_Comm_free(&c);
     fesetenv(&fp);
     return 1;
+}
+
+/* ---------------------------------------------------------------- call sites */
+
+/*
+ * Every thread's call sites as text, one line per (thread, return address, function) (PROFILE.md,
+ * "Call sites"): function, the module the address is in, the address's offset in it (what
+ * addr2line takes: from the load address for a PIE executable or a shared library, the address
+ * itself for a non-PIE executable), the address, the nearest dynamic symbol and the offset from it (the resolution without debug
+ * information), calls, seconds, bytes. Not async-signal-safe (dladdr, stdio): at MPI_Finalize only.
+ */
+static int jp_write_sites(const char *path)
+{
+    char tmp[PATH_MAX + 160];
+    snprintf(tmp, sizeof tmp, "%.4150s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    double rate = jp_tick_rate();
+    fprintf(f, "# function\tmodule\toffset\taddress\tsymbol\tcalls\tseconds\tbytes\n");
+    for (struct jp_thread *t = jp_threads; t; t = t->next) {
+        for (int i = 0; i <= JP_SITES; i++) {
+            const struct jp_site *e = &t->sites[i];
+            if (e->calls == 0) {
+                continue;
+            }
+            Dl_info info;
+            memset(&info, 0, sizeof info);
+            /* the return address is just after the call: the byte before it is in the calling line */
+            int known = e->ra && dladdr((void *)(e->ra - 1), &info) && info.dli_fname;
+            /* the offset addr2line takes: from the load address in a PIE executable or a shared library
+             * (so ASLR does not split a site), the address itself in a non-PIE executable */
+            uintptr_t base = known ? (uintptr_t)info.dli_fbase : 0;
+            if (known && ((const ElfW(Ehdr) *)info.dli_fbase)->e_type == ET_EXEC) {
+                base = 0;
+            }
+            /* the main program's name as it was started (often relative): its path instead */
+            const char *module = !known ? "?" : info.dli_fname[0] == '/' || !jp_exe[0] ? info.dli_fname : jp_exe;
+            const char *fn = i == JP_SITES || e->fid1 == 0 ? "(other sites)" : jp_names[e->fid1 - 1];
+            fprintf(f, "%s\t%s\t0x%lx\t0x%lx\t", fn, module, (unsigned long)(e->ra - base), (unsigned long)e->ra);
+            if (known && info.dli_sname) {
+                fprintf(f, "%s+0x%lx", info.dli_sname, (unsigned long)(e->ra - (uintptr_t)info.dli_saddr));
+            } else {
+                fputc('?', f);
+            }
+            fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)e->calls, rate > 0 ? (double)e->ticks / rate : 0,
+                    (unsigned long long)e->bytes);
+        }
+    }
+    int ok = fclose(f) == 0;
+    if (ok && rename(tmp, path) == 0) {
+        return 0;
+    }
+    unlink(tmp);
+    return -1;
+}
+
+/* At MPI_Finalize, with JPMPI_PROFILE_SITES=on: this rank's sites into <output>/sites/rank-R.tsv. */
+void jp_sites_at_finalize(void)
+{
+    if (!jp_sites_on || !jp_outdir[0]) {
+        return;
+    }
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/sites", jp_outdir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/sites/rank-%d.tsv", jp_outdir, jp_world_rank);
+    fenv_t fp;
+    fegetenv(&fp);
+    if (jp_write_sites(path) != 0) {
+        dprintf(STDERR_FILENO, "jpmpi (rank %d): profile: cannot write %s: %s\n", jp_world_rank, path, strerror(errno));
+    }
+    fesetenv(&fp);
 }
 
 /* ---------------------------------------------------------------- what the other levels call */

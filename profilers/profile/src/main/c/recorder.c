@@ -11,6 +11,7 @@
 #include "jobenv.h"
 #include "jpmpi_settings.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fenv.h>
 #include <fcntl.h>
@@ -49,6 +50,12 @@ char jp_jobid[64];
 
 /* ---------------------------------------------------------------- threads */
 
+/* The dispatcher's caller word (jpmpi.h), if this dispatcher has one; else every call's site is unknown. */
+typedef void *const *(*jp_caller_word_t)(void);
+static jp_caller_word_t jp_caller_word;
+static void *const jp_no_caller = NULL;
+
+
 struct jp_thread *jp_thread_new(void)
 {
     struct jp_thread *t = aligned_alloc(64, (sizeof *t + 63) / 64 * 64);
@@ -57,6 +64,10 @@ struct jp_thread *jp_thread_new(void)
         abort();
     }
     memset(t, 0, sizeof *t);
+    t->caller = jp_caller_word ? jp_caller_word() : &jp_no_caller;
+    if (!t->caller) {
+        t->caller = &jp_no_caller;
+    }
     t->rng = ((uint64_t)(uintptr_t)t ^ jp_ticks() * 0x9e3779b97f4a7c15u) | 1;
     struct jp_thread *head;
     do {
@@ -83,6 +94,7 @@ struct jp_thread *jp_thread_new(void)
 #define JP_N_MAX 1024
 uint64_t jp_clock_ticks = 64; /* two clock reads back to back (a guess until measured) */
 static int jp_sampling = 1;   /* 0: JPMPI_PROFILE_TIMING=all */
+int jp_sites_on;              /* JPMPI_PROFILE_SITES=on: call sites kept and written */
 
 __attribute__((constructor)) static void jp_timing_setup(void)
 {
@@ -106,6 +118,9 @@ __attribute__((constructor)) static void jp_timing_setup(void)
     if (best != UINT64_MAX && best > 0) {
         jp_clock_ticks = best;
     }
+    jp_caller_word = (jp_caller_word_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_caller_word");
+    const char *sites = getenv(JPMPI_SETTING_PROFILE_SITES);
+    jp_sites_on = sites && strcmp(sites, "on") == 0;
 }
 
 static uint16_t jp_stride(struct jp_thread *t, uint32_t n)
@@ -118,12 +133,31 @@ static uint16_t jp_stride(struct jp_thread *t, uint32_t n)
     return (uint16_t)(1 + (((x >> 32) * (2 * (uint64_t)n - 1)) >> 32));
 }
 
-void jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d)
+uint64_t jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d)
 {
     uint64_t n = s->n;
-    s->ticks += d * n;
     t->var[s - t->f] += (unsigned __int128)((n * n - n) * d) * d;
     s->skip = (uint16_t)(jp_stride(t, (uint32_t)n) - 1);
+    return d * n;
+}
+
+/* ---------------------------------------------------------------- call sites */
+
+struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id)
+{
+    unsigned h = jp_site_hash(ra, id);
+    for (unsigned i = 0; i < 32; i++) {
+        struct jp_site *e = &t->sites[(h + i) & (JP_SITES - 1)];
+        if (e->fid1 == (uint32_t)id + 1 && e->ra == ra) {
+            return e;
+        }
+        if (e->fid1 == 0) {
+            e->ra = ra;
+            e->fid1 = (uint32_t)id + 1;
+            return e;
+        }
+    }
+    return &t->sites[JP_SITES]; /* 32 taken in a row: the rest (its fid1 stays 0) */
 }
 
 void jp_adapt(struct jp_thread *t, struct jp_fstat *s)
@@ -728,6 +762,7 @@ JP_EXPORT int MPI_Finalize(void)
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Finalize, 0);
     jp_on = 0;
+    jp_sites_at_finalize();
     if (jp_initialized && !jp_level_writes && jp_gather_dumps(MPI_COMM_WORLD, JP_FINALIZE)) {
         /* No Java level writes the profile (the profile tool alone: jpmpi run merges the dumps
          * rank 0 has just written, after the ranks exit) */

@@ -36,6 +36,8 @@ int jp_world(MPI_Comm comm, int r);
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);
+/* rec_snapshot.c: this rank's call sites (JPMPI_PROFILE_SITES=on) at MPI_Finalize. */
+void jp_sites_at_finalize(void);
 /* rec_snapshot.c: every rank's figures to rank 0 of `all`, which writes them all (collective); 1 if it did. */
 int jp_gather_dumps(MPI_Comm all, int state);
 
