@@ -26,21 +26,36 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with those calls, in the program itself, and each site's module and offset must resolve with
  * addr2line to the marked line (the line numbers read from the source, not written here): for the
  * PIE build and the non-PIE one. A stripped build has the same sites and counts, in the
- * executable, with no symbol and no line (module + offset is what is left).
+ * executable, with no symbol and no line (module + offset is what is left). A C++ member function
+ * resolves to its demangled name and line; calls made by a shared library are sites in the library.
  */
 class SitesIT {
     static final int RANKS = 2;
-    static final Path SOURCE = Path.of("../../test-support/src/main/c/profilers/sites.c").toAbsolutePath().normalize();
+    static final Path SOURCES = Path.of("../../test-support/src/main/c/profilers").toAbsolutePath().normalize();
+    static final Path SOURCE = SOURCES.resolve("sites.c");
 
     /** The line of the source holding `marker`. */
     static int line(String marker) throws IOException {
-        List<String> lines = Files.readAllLines(SOURCE);
+        return line(SOURCE, marker);
+    }
+
+    static int line(Path source, String marker) throws IOException {
+        List<String> lines = Files.readAllLines(source);
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).contains("/* " + marker + " */")) {
                 return i + 1;
             }
         }
-        return fail(marker + " not in " + SOURCE);
+        return fail(marker + " not in " + source);
+    }
+
+    /** addr2line's function (demangled) and file:line, innermost frame. */
+    static List<String> function(String module, long offset) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("addr2line", "-f", "-C", "-e", module, "0x" + Long.toHexString(offset - 1))
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        return out.lines().limit(2).map(l -> l.replaceAll(" \\(discriminator \\d+\\)", "")).toList();
     }
 
     /** One site's figures, added up over the rank's threads. */
@@ -119,6 +134,48 @@ class SitesIT {
             Site barrier = sites.stream().filter(s -> s.function().equals("MPI_Barrier")).findFirst().orElseThrow();
             String w = where(barrier.module(), barrier.offset());
             assertEquals(line("SITE-D"), Integer.parseInt(w.substring(w.lastIndexOf(':') + 1)), w + " " + at);
+        }
+    }
+
+    /** A C++ program: the site in a member function resolves to it, demangled, and to its line. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void cxx(Impl impl) throws Exception {
+        Result r = run(impl, "sites_cxx");
+        Path src = SOURCES.resolve("sitelib/sites_cxx.cpp");
+        for (int rank = 0; rank < RANKS; rank++) {
+            assertEquals(1, r.countOut("sites_cxx rank " + rank + ": ok"), r::describe);
+            List<Site> sites = sites(r, rank);
+            String at = "rank " + rank + " " + sites + "\n" + r.describe();
+            Site member = sites.stream().filter(s -> s.function().equals("MPI_Comm_rank") && s.calls() == 10)
+                    .findFirst().orElseThrow(() -> new AssertionError(at));
+            assertEquals(List.of("probe::Ranker::rank() const", src + ":" + line(src, "SITE-X")),
+                    function(member.module(), member.offset()), at);
+            Site barrier = sites.stream().filter(s -> s.function().equals("MPI_Barrier")).findFirst().orElseThrow();
+            assertEquals(List.of("main", src + ":" + line(src, "SITE-Y")), function(barrier.module(), barrier.offset()),
+                    at);
+        }
+    }
+
+    /** Calls made by a shared library: the site is in the library (its path, its offset, its exported symbol). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void sharedLibraryCaller(Impl impl) throws Exception {
+        Result r = run(impl, "sites_shlib");
+        Path src = SOURCES.resolve("sitelib/sitelib.c");
+        String lib = Path.of(impl.file("libsitelib.so")).toRealPath().toString();
+        for (int rank = 0; rank < RANKS; rank++) {
+            assertEquals(1, r.countOut("sites_shlib rank " + rank + ": ok"), r::describe);
+            List<Site> sites = sites(r, rank);
+            String at = "rank " + rank + " " + sites + "\n" + r.describe();
+            Site inLib = sites.stream().filter(s -> s.function().equals("MPI_Comm_rank") && s.calls() == 7)
+                    .findFirst().orElseThrow(() -> new AssertionError(at));
+            assertEquals(lib, Path.of(inLib.module()).toRealPath().toString(), at);
+            assertTrue(inLib.symbol().startsWith("sitelib_ranks+0x"), at);
+            assertEquals(List.of("sitelib_ranks", src + ":" + line(src, "SITE-L")),
+                    function(inLib.module(), inLib.offset()), at);
+            assertEquals(1, sites.stream().filter(s -> s.function().equals("MPI_Comm_rank") && s.calls() == 1
+                    && !s.module().equals(inLib.module())).count(), at);
         }
     }
 
