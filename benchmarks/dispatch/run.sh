@@ -22,48 +22,98 @@ case "$impl" in
     mpich) launch() { local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done; mpiexec.hydra -n 1 "${args[@]}" "${cmd[@]}"; } ;;
     *) echo "usage: $0 [openmpi|mpich]" >&2; exit 2 ;;
 esac
+# JPMPI_BENCH_CONFIGS="profile-c profile-base ...": only these configurations (default: all).
+# JPMPI_BENCH_BASE_RECORDER=DIR: also "profile-base", the recorder DIR/$impl/libjpmpi-profile.so (e.g. a copy
+# of main's) alone, under DIR/$impl/libmpiprofilesupport.so if there, beside "profile-c" (this tree's recorder
+# alone), "profile-c-exact" (JPMPI_PROFILE_TIMING=all) and "profile-c-sites" (JPMPI_PROFILE_SITES=on).
+want() { [[ -z "${JPMPI_BENCH_CONFIGS:-}" || " $JPMPI_BENCH_CONFIGS " == *" $1 "* ]]; }
 out=$(mktemp)
 profile_out=$(mktemp -d)
 trap 'rm -rf "$out" "$profile_out"' EXIT
 for ((i = 1; i <= runs; i++)); do
-    cmd=("$b/percall" "no-dispatcher" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
-    cmd=("$b/percall-classic" "classic-wrapper" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
-    cmd=("$b/percall" "dispatcher-0-levels" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" >>"$out"
-    cmd=("$b/percall" "dispatcher-1-level" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
-    cmd=("$b/percall" "dispatcher-4-levels" "$calls" "$rounds")
-    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so,$b/libnoop2.so,$b/libnoop3.so,$b/libnoop4.so" >>"$out"
+    if want "no-dispatcher"; then
+        cmd=("$b/percall" "no-dispatcher" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
+    fi
+    if want "classic-wrapper"; then
+        cmd=("$b/percall-classic" "classic-wrapper" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
+    fi
+    if want "dispatcher-0-levels"; then
+        cmd=("$b/percall" "dispatcher-0-levels" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" >>"$out"
+    fi
+    if want "dispatcher-1-level"; then
+        cmd=("$b/percall" "dispatcher-1-level" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
+    fi
+    if want "dispatcher-4-levels"; then
+        cmd=("$b/percall" "dispatcher-4-levels" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so,$b/libnoop2.so,$b/libnoop3.so,$b/libnoop4.so" >>"$out"
+    fi
     # jpmpi's profile tool: its C level records every call; its Java level only runs at MPI_Finalize.
-    cmd=("$b/percall" "profile" "$calls" "$rounds")
-    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
+    if want "profile"; then
+        cmd=("$b/percall" "profile" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$profile_jar" "JAVA_HOME=$JAVA_HOME" \
         "JPMPI_OUTPUT_DIR=$profile_out" \
         "JPMPI_PROFILE_QUIET=1" >>"$out"
+    fi
+    # the recorder alone (as jpmpi run lists the profile tool): sampled timing (the default), every call
+    # timed, and a base recorder (JPMPI_BENCH_BASE_RECORDER) to compare with, side by side
+    if want profile-c; then
+        cmd=("$b/percall" "profile-c" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$profile_out" >>"$out"
+    fi
+    if want profile-c-exact; then
+        cmd=("$b/percall" "profile-c-exact" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$profile_out" \
+            "JPMPI_PROFILE_TIMING=all" >>"$out"
+    fi
+    if want profile-c-sites; then
+        cmd=("$b/percall" "profile-c-sites" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$profile_out" \
+            "JPMPI_PROFILE_SITES=on" >>"$out"
+    fi
+    if [[ -n "${JPMPI_BENCH_BASE_RECORDER:-}" ]] && want profile-base; then
+        base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
+        [[ -f "$base_lib" ]] || base_lib=$lib
+        cmd=("$b/percall" "profile-base" "$calls" "$rounds")
+        launch "LD_PRELOAD=$base_lib" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
+            "JPMPI_OUTPUT_DIR=$profile_out" >>"$out"
+    fi
     # jpmpi's accounting tool as --tools accounting lists it: a C level that only has MPI_Init* and
     # MPI_Finalize and samples the stack 100 times a second (no JVM, nothing on other calls); and
     # with the recorder above it (every call counted and timed: the recorder's cost, as profile).
-    cmd=("$b/percall" "accounting" "$calls" "$rounds")
-    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" \
+    if want "accounting"; then
+        cmd=("$b/percall" "accounting" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" \
         "JPMPI_ACCOUNTING_FILE=$profile_out/accounting.jsonl" >>"$out"
-    cmd=("$b/percall" "accounting-counted" "$calls" "$rounds")
-    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$accounting_lib" \
+    fi
+    if want "accounting-counted"; then
+        cmd=("$b/percall" "accounting-counted" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder,$accounting_lib" \
         "JPMPI_ACCOUNTING_FILE=$profile_out/accounting.jsonl" >>"$out"
+    fi
     # jpmpi's mpit tool: by default it reads at MPI_Init, MPI_Pcontrol and MPI_Finalize only (no upcall
     # on these calls); with JPMPI_MPIT_READ=calls it reads every MPI_T variable before and after each call.
     for mode in regions calls; do
-        cmd=("$b/percall" "mpit-$mode" "$calls" "$rounds")
-        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$mpit_jar" "JAVA_HOME=$JAVA_HOME" \
+        if want "mpit-$mode"; then
+            cmd=("$b/percall" "mpit-$mode" "$calls" "$rounds")
+            launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$mpit_jar" "JAVA_HOME=$JAVA_HOME" \
             "JPMPI_OUTPUT_DIR=$profile_out" \
             "JPMPI_MPIT_READ=$mode" >>"$out" 2>/dev/null
+        fi
     done
     # jpmpi's hwc tool in sampled mode (C level alone, its default events: the software set without a
     # PMU): nothing per call but the level's entry and two branches; the overflows at 100 per second.
-    cmd=("$b/percall" "hwc-sampled" "$calls" "$rounds")
-    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_MODE=sampled" >>"$out" 2>/dev/null
+    if want "hwc-sampled"; then
+        cmd=("$b/percall" "hwc-sampled" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_MODE=sampled" >>"$out" 2>/dev/null
+    fi
     # jpmpi's hwc tool, C level alone, 2 counters read around every call (calls mode), each way of
     # reading them (auto keeps the faster).
     for m in rdpmc read; do
-        cmd=("$b/percall" "hwc-2-$m" "$hwc_calls" "$rounds")
-        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_EVENTS=instructions,cycles" \
+        if want "hwc-2-$m"; then
+            cmd=("$b/percall" "hwc-2-$m" "$hwc_calls" "$rounds")
+            launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_EVENTS=instructions,cycles" \
             "JPMPI_HWC_READ=$m" "JPMPI_HWC_MODE=calls" >>"$out" 2>/dev/null
+        fi
     done
 done
 echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe: calls/10; hwc-*: $hwc_calls calls); $(nproc) cpus"

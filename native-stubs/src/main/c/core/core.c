@@ -50,6 +50,7 @@ static jpmpi_fn bottom[JPMPI_NSLOTS]; /* the library's PMPI_X, NULL where it lac
 
 /* The routing state and tables (jpmpi_core.h). */
 __thread unsigned jpmpi_cur __attribute__((tls_model("initial-exec")));
+__thread void *jpmpi_caller __attribute__((tls_model("initial-exec")));
 unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS]; /* bottom[], or jpmpi_missing[] where that is NULL */
@@ -803,6 +804,13 @@ JPMPI_EXPORT const char *jpmpi_implementation(void)
         snprintf(text, sizeof text, "%s %s", jpmpi_impl_id, jpmpi_impl_version);
     }
     return text;
+}
+
+/* Where this thread's caller word is (jpmpi.h): the entries write the return address of every call
+ * of the application that goes to a level there, so a level finds the call site with one load. */
+JPMPI_EXPORT void *const *jpmpi_caller_word(void)
+{
+    return (void *const *)&jpmpi_caller;
 }
 
 JPMPI_EXPORT int jpmpi_level_count(void)

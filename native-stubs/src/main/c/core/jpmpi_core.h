@@ -35,6 +35,9 @@ extern const char *const jpmpi_fortran_libraries[];
 #define JPMPI_BOTTOM 0xffu /* in jpmpi_from: no level, the library */
 #define JPMPI_CUR(slot, level) ((((unsigned)(slot) + 1u) << 8) | (unsigned)(level))
 extern JPMPI_HIDDEN __thread unsigned jpmpi_cur __attribute__((tls_model("initial-exec")));
+/* The return address of the call that last entered the chain on this thread (the application's
+ * call site, or the Fortran layer's): set by every entry that goes to a level (jpmpi_caller_word). */
+extern JPMPI_HIDDEN __thread void *jpmpi_caller __attribute__((tls_model("initial-exec")));
 /* jpmpi_from[slot][p]: the first level >= p defining slot, or JPMPI_BOTTOM. */
 extern JPMPI_HIDDEN unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 /* jpmpi_defs[k][slot]: level k's own definition, or NULL. */
@@ -71,6 +74,7 @@ JPMPI_HIDDEN int jpmpi_core_internal(void *ra);
             return ((type)jpmpi_bottom[slot])args;                                    \
         }                                                                             \
         jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                           \
+        jpmpi_caller = __builtin_return_address(0);                                   \
         ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                              \
         jpmpi_cur = jp_saved_;                                                        \
         return jp_r_;                                                                 \

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Version of this interface. */
-#define JPMPI_API_VERSION 2
+#define JPMPI_API_VERSION 3
 /* Exit status of a process whose entry list cannot be used (sysexits' EX_CONFIG). */
 #define JPMPI_EXIT_BAD_ENTRY 78
 /* At most this many levels in one process. */
@@ -61,6 +61,16 @@ typedef int (*jpmpi_function_count_t)(void);
 /* ... and the name of function `i` ("MPI_Send"; its PMPI_ name is "P" before it), or NULL. */
 const char *jpmpi_function_name(int i);
 typedef const char *(*jpmpi_function_name_t)(int i);
+
+/*
+ * Since version 3: where the calling thread's caller word is. Every call of the application (its
+ * MPI_X or PMPI_X, or the MPI library's Fortran layer's) that goes to a level stores its return
+ * address there before the first level runs, so any level, at any depth, reads the call site of
+ * the call it is in (the Fortran layer's own address for a Fortran call). The word belongs to the
+ * thread: ask once per thread. The stub's word is always NULL.
+ */
+void *const *jpmpi_caller_word(void);
+typedef void *const *(*jpmpi_caller_word_t)(void);
 
 #ifdef __cplusplus
 }

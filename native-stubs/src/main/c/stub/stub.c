@@ -20,6 +20,12 @@ JPMPI_EXPORT const char *jpmpi_implementation(void)
     return "";
 }
 
+JPMPI_EXPORT void *const *jpmpi_caller_word(void)
+{
+    static void *const none = 0;
+    return &none;
+}
+
 JPMPI_EXPORT int jpmpi_level_count(void)
 {
     return 0;

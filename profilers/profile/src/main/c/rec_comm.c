@@ -170,7 +170,7 @@ void jp_rma(struct jp_call *c, int64_t sent, int64_t recv, int target, MPI_Win w
     }
     c->sent += sent;
     c->recv += recv;
-    if (c->t0 && sent > 0) {
+    if (c->on && sent > 0) {
         jp_matrix(c, jp_win_world(win, target), sent);
     }
 }

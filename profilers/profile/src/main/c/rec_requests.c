@@ -113,7 +113,7 @@ void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Co
     c->sent += bytes;
     int world = jp_world(comm, dest);
     if (world >= 0 && world != jp_world_rank) {
-        jp_req_add(req, JP_RQ_SEND, 0, c->t0 != 0, world, bytes, 0);
+        jp_req_add(req, JP_RQ_SEND, 0, c->on != 0, world, bytes, 0);
     }
 }
 
@@ -154,7 +154,7 @@ void jp_start(struct jp_call *c, int n, const MPI_Request *reqs)
         }
         q->active = 1;
         q->cancelled = 0;
-        q->counted = c->t0 != 0;
+        q->counted = c->on != 0;
         if (q->kind == JP_RQ_SEND) {
             c->sent += q->bytes;
         } else if (q->kind == JP_RQ_RECV) {

@@ -7,8 +7,12 @@
 #include "recorder_private.h"
 #include "snapshot.h"
 
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <fenv.h>
 #include <limits.h>
 #include <sched.h>
@@ -24,7 +28,8 @@
 /*
  * The snapshot: little-endian, 8-byte aligned sections (Snapshot.java reads it):
  *   header (512 bytes, struct jp_header in snapshot.h), names (nfunc x 48 bytes, NUL-padded),
- *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), histograms (nfunc x 48 u64),
+ *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), timing (nfunc x (u64 calls timed,
+ *   f64 variance of the ticks as an estimate, ticks^2): version 2 on), histograms (nfunc x 48 u64),
  *   matrix (matrix_ranks x 2 u64: messages, bytes).
  */
 
@@ -122,7 +127,7 @@ static double jp_tick_rate(void)
 
 /* Where each section of this rank's snapshot starts, and its size. */
 struct jp_layout {
-    size_t names, stats, hist, matrix, size;
+    size_t names, stats, timing, hist, matrix, size;
 };
 
 static struct jp_layout jp_layout(void)
@@ -130,7 +135,8 @@ static struct jp_layout jp_layout(void)
     struct jp_layout l;
     l.names = sizeof(struct jp_header);
     l.stats = l.names + (size_t)JP_NFUNC * JP_NAME;
-    l.hist = l.stats + (size_t)JP_NFUNC * 6 * 8;
+    l.timing = l.stats + (size_t)JP_NFUNC * 6 * 8;
+    l.hist = l.timing + (size_t)JP_NFUNC * 2 * 8;
     l.matrix = l.hist + (size_t)JP_NFUNC * JP_BUCKETS * 8;
     l.size = l.matrix + (size_t)(jp_world_size > 0 ? jp_world_size : 0) * 16;
     return l;
@@ -250,6 +256,22 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
         }
         calls[f] = s[0];
         if (sink(ctx, s, sizeof s)) {
+            return -1;
+        }
+    }
+    /* how many calls were timed (no more than counted) and the variance of the sampled time */
+    for (int f = 0; f < JP_NFUNC; f++) {
+        uint64_t timed = 0;
+        unsigned __int128 var = 0;
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            timed += t->f[f].timed;
+            var += t->var[f];
+        }
+        uint64_t rec[2];
+        double v = timed < calls[f] ? (double)var : 0;
+        rec[0] = timed < calls[f] ? timed : calls[f];
+        memcpy(&rec[1], &v, 8);
+        if (sink(ctx, rec, sizeof rec)) {
             return -1;
         }
     }
@@ -479,6 +501,21 @@ static size_t jp_compact(const char *full, char *out)
     uint32_t end = UINT32_MAX;
     memcpy(out + o, &end, 4);
     o += 4;
+    /* the functions whose time is sampled (fewer calls timed than counted): index, timed, variance;
+     * their number in the header (none: the form is as it was before sampled timing) */
+    uint32_t sampled = 0;
+    for (uint32_t f = 0; f < JP_NFUNC; f++) {
+        uint64_t calls, timed;
+        memcpy(&calls, full + l.stats + (size_t)f * 48, 8);
+        memcpy(&timed, full + l.timing + (size_t)f * 16, 8);
+        if (timed < calls) {
+            memcpy(out + o, &f, 4);
+            memcpy(out + o + 4, full + l.timing + (size_t)f * 16, 16);
+            o += 20;
+            sampled++;
+        }
+    }
+    memcpy(out + offsetof(struct jp_header, sampled), &sampled, 4);
     for (uint32_t r = 0; r < (uint32_t)jp_world_size; r++) {
         uint64_t msgs;
         memcpy(&msgs, full + l.matrix + (size_t)r * 16, 8);
@@ -522,9 +559,23 @@ static int jp_expand(const char *in, size_t n, char *full)
             return 0;
         }
         memcpy(full + l.stats + (size_t)f * 48, in + o, 48);
+        memcpy(full + l.timing + (size_t)f * 16, in + o, 8); /* every call timed, unless listed below */
         memcpy(full + l.hist + (size_t)f * JP_BUCKETS * 8, in + o + 48, JP_BUCKETS * 8);
         o += 48 + JP_BUCKETS * 8;
     }
+    for (uint32_t i = 0; i < h->sampled; i++) {
+        uint32_t f;
+        if (o + 20 > n) {
+            return 0;
+        }
+        memcpy(&f, in + o, 4);
+        if (f >= JP_NFUNC) {
+            return 0;
+        }
+        memcpy(full + l.timing + (size_t)f * 16, in + o + 4, 16);
+        o += 20;
+    }
+    memset(full + offsetof(struct jp_header, sampled), 0, 4);
     while (o < n) {
         uint32_t r;
         if (o + 20 > n) {
@@ -611,6 +662,84 @@ int jp_gather_dumps(int state)
     return 1;
 }
 
+/* ---------------------------------------------------------------- call sites */
+
+/*
+ * Every thread's call sites as text, one line per (thread, return address, function) (PROFILE.md,
+ * "Call sites"): function, the module the address is in, the address's offset in it (what
+ * addr2line takes: from the load address for a PIE executable or a shared library, the address
+ * itself for a non-PIE executable), the address, the nearest dynamic symbol and the offset from it (the resolution without debug
+ * information), calls, seconds, bytes. Not async-signal-safe (dladdr, stdio): at MPI_Finalize only.
+ */
+static int jp_write_sites(const char *path)
+{
+    char tmp[PATH_MAX + 160];
+    snprintf(tmp, sizeof tmp, "%.4150s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    double rate = jp_tick_rate();
+    fprintf(f, "# function\tmodule\toffset\taddress\tsymbol\tcalls\tseconds\tbytes\n");
+    for (struct jp_thread *t = jp_threads; t; t = t->next) {
+        for (int i = 0; i <= JP_SITES; i++) {
+            const struct jp_site *e = &t->sites[i];
+            if (e->calls == 0) {
+                continue;
+            }
+            Dl_info info;
+            memset(&info, 0, sizeof info);
+            /* the return address is just after the call: the byte before it is in the calling line */
+            int known = e->ra && dladdr((void *)(e->ra - 1), &info) && info.dli_fname;
+            /* the offset addr2line takes: from the load address in a PIE executable or a shared library
+             * (so ASLR does not split a site), the address itself in a non-PIE executable */
+            uintptr_t base = known ? (uintptr_t)info.dli_fbase : 0;
+            if (known && ((const ElfW(Ehdr) *)info.dli_fbase)->e_type == ET_EXEC) {
+                base = 0;
+            }
+            /* the main program's name as it was started (often relative): its path instead */
+            const char *module = !known ? "?" : info.dli_fname[0] == '/' || !jp_exe[0] ? info.dli_fname : jp_exe;
+            const char *fn = i == JP_SITES || e->fid1 == 0 ? "(other sites)" : jp_names[e->fid1 - 1];
+            fprintf(f, "%s\t%s\t0x%lx\t0x%lx\t", fn, module, (unsigned long)(e->ra - base), (unsigned long)e->ra);
+            if (known && info.dli_sname) {
+                fprintf(f, "%s+0x%lx", info.dli_sname, (unsigned long)(e->ra - (uintptr_t)info.dli_saddr));
+            } else {
+                fputc('?', f);
+            }
+            fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)e->calls, rate > 0 ? (double)e->ticks / rate : 0,
+                    (unsigned long long)e->bytes);
+        }
+    }
+    int ok = fclose(f) == 0;
+    if (ok && rename(tmp, path) == 0) {
+        return 0;
+    }
+    unlink(tmp);
+    return -1;
+}
+
+/* At MPI_Finalize, with JPMPI_PROFILE_SITES=on: this rank's sites into <output>/sites/rank-R.tsv. */
+void jp_sites_at_finalize(void)
+{
+    if (!jp_sites_on || !jp_outdir[0]) {
+        return;
+    }
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/sites", jp_outdir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/sites/rank-%d.tsv", jp_outdir, jp_world_rank);
+    fenv_t fp;
+    fegetenv(&fp);
+    if (jp_write_sites(path) != 0) {
+        dprintf(STDERR_FILENO, "jpmpi (rank %d): profile: cannot write %s: %s\n", jp_world_rank, path, strerror(errno));
+    }
+    fesetenv(&fp);
+}
+
 /* ---------------------------------------------------------------- what the other levels call */
 
 JP_EXPORT size_t jpmpi_profile_snapshot_size(void)
@@ -623,7 +752,11 @@ JP_EXPORT size_t jpmpi_profile_snapshot(void *buf, size_t cap)
 {
     struct jp_membuf m = {buf, 0, cap};
     int state = jp_end_ticks ? JP_FINALIZE : JP_FLUSH;
-    return jp_emit(jp_mem_sink, &m, state, 0) == 0 ? m.used : 0;
+    fenv_t fp;
+    fegetenv(&fp); /* the variances' conversion may raise the inexact flag: not on the application's thread */
+    size_t n = jp_emit(jp_mem_sink, &m, state, 0) == 0 ? m.used : 0;
+    fesetenv(&fp);
+    return n;
 }
 
 JP_EXPORT const char *jpmpi_profile_output_dir(void)

@@ -11,6 +11,7 @@
 #include "jobenv.h"
 #include "jpmpi_settings.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fenv.h>
 #include <fcntl.h>
@@ -50,13 +51,25 @@ char jp_step[8]; /* the job step (SLURM_STEP_ID) where it fits; profile.json's j
 
 /* ---------------------------------------------------------------- threads */
 
+/* The dispatcher's caller word (jpmpi.h), if this dispatcher has one; else every call's site is unknown. */
+typedef void *const *(*jp_caller_word_t)(void);
+static jp_caller_word_t jp_caller_word;
+static void *const jp_no_caller = NULL;
+
+
 struct jp_thread *jp_thread_new(void)
 {
-    struct jp_thread *t = calloc(1, sizeof *t);
+    struct jp_thread *t = aligned_alloc(64, (sizeof *t + 63) / 64 * 64);
     if (!t) {
         fputs("jpmpi profile: out of memory for a thread's counters; this thread is not recorded\n", stderr);
         abort();
     }
+    memset(t, 0, sizeof *t);
+    t->caller = jp_caller_word ? jp_caller_word() : &jp_no_caller;
+    if (!t->caller) {
+        t->caller = &jp_no_caller;
+    }
+    t->rng = ((uint64_t)(uintptr_t)t ^ jp_ticks() * 0x9e3779b97f4a7c15u) | 1;
     struct jp_thread *head;
     do {
         head = jp_threads;
@@ -64,6 +77,108 @@ struct jp_thread *jp_thread_new(void)
     } while (!__atomic_compare_exchange_n(&jp_threads, &head, t, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     jp_self = t;
     return t;
+}
+
+/* ---------------------------------------------------------------- sampled timing */
+
+/*
+ * Calls too short to time honestly (PROFILE.md, "Sampled timing"). Every JP_WINDOW timed calls of a
+ * function on a thread, jp_adapt looks at their mean duration: timing a call costs about two clock
+ * reads (jp_clock_ticks, measured when the library is loaded), and that cost must stay under 1 % of
+ * the function's own time, so 1 call in n is timed with n = 100 x clock / mean (every call when n
+ * comes out below 2; at most JP_N_MAX). The calls between two timed ones are a random stride
+ * (uniform over 1 .. 2n - 1, mean n, from a per-thread xorshift generator), so a program's own period
+ * cannot fall in step with it; each timed call then stands for n calls (Horvitz-Thompson: ticks +=
+ * n d), and the estimate's variance adds (n^2 - n) d^2. Counts, bytes and size buckets stay exact:
+ * only the clock reads are skipped. JPMPI_PROFILE_TIMING=all times every call.
+ */
+#define JP_N_MAX 1024
+uint64_t jp_clock_ticks = 64; /* two clock reads back to back (a guess until measured) */
+static int jp_sampling = 1;   /* 0: JPMPI_PROFILE_TIMING=all */
+int jp_sites_on;              /* JPMPI_PROFILE_SITES=on: call sites kept and written */
+
+__attribute__((constructor)) static void jp_timing_setup(void)
+{
+    const char *timing = getenv(JPMPI_SETTING_PROFILE_TIMING);
+    if (timing && strcmp(timing, "all") == 0) {
+        jp_sampling = 0;
+    } else if (timing && *timing && strcmp(timing, "auto") != 0) {
+        dprintf(STDERR_FILENO, "jpmpi profile: %s=%s is neither auto nor all; using auto\n",
+                JPMPI_SETTING_PROFILE_TIMING, timing);
+    }
+    /* the cheapest of a few tries: a try that a preemption or an interrupt lengthened says nothing */
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 256; i++) {
+        uint64_t a = jp_ticks();
+        __asm__ __volatile__("" : : "r"(jp_ticks()) : "memory");
+        uint64_t c = jp_ticks();
+        if (c - a < best && c > a) {
+            best = c - a;
+        }
+    }
+    if (best != UINT64_MAX && best > 0) {
+        jp_clock_ticks = best;
+    }
+    jp_caller_word = (jp_caller_word_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_caller_word");
+    const char *sites = getenv(JPMPI_SETTING_PROFILE_SITES);
+    jp_sites_on = sites && strcmp(sites, "on") == 0;
+}
+
+static uint16_t jp_stride(struct jp_thread *t, uint32_t n)
+{
+    uint64_t x = t->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    t->rng = x;
+    return (uint16_t)(1 + (((x >> 32) * (2 * (uint64_t)n - 1)) >> 32));
+}
+
+uint64_t jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d)
+{
+    uint64_t n = s->n;
+    t->var[s - t->f] += (unsigned __int128)((n * n - n) * d) * d;
+    s->skip = (uint16_t)(jp_stride(t, (uint32_t)n) - 1);
+    return d * n;
+}
+
+/* ---------------------------------------------------------------- call sites */
+
+struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id)
+{
+    unsigned h = jp_site_hash(ra, id);
+    for (unsigned i = 0; i < 32; i++) {
+        struct jp_site *e = &t->sites[(h + i) & (JP_SITES - 1)];
+        if (e->fid1 == (uint32_t)id + 1 && e->ra == ra) {
+            return e;
+        }
+        if (e->fid1 == 0) {
+            e->ra = ra;
+            e->fid1 = (uint32_t)id + 1;
+            return e;
+        }
+    }
+    return &t->sites[JP_SITES]; /* 32 taken in a row: the rest (its fid1 stays 0) */
+}
+
+void jp_adapt(struct jp_thread *t, struct jp_fstat *s)
+{
+    uint64_t sum = s->wticks;
+    s->wticks = 0;
+    if (!jp_sampling) {
+        return;
+    }
+    uint64_t n = sum ? (100 * jp_clock_ticks * JP_WINDOW + sum - 1) / sum : JP_N_MAX;
+    n = n < 2 ? 1 : n > JP_N_MAX ? JP_N_MAX : n;
+    if (n > 1 && s->n <= 1) {
+        s->n = (uint16_t)n;
+        s->skip = (uint16_t)(jp_stride(t, (uint32_t)n) - 1);
+    } else if (n <= 1) {
+        s->n = 1;
+        s->skip = 0;
+    } else {
+        s->n = (uint16_t)n;
+    }
 }
 
 /* ---------------------------------------------------------------- datatype sizes */
@@ -241,7 +356,7 @@ static void jp_choose_outdir(MPI_Comm all)
 static void jp_measure_cost(void)
 {
     struct jp_thread *t = jp_self ? jp_self : jp_thread_new();
-    struct jp_fstat scratch = {0, 0, 0, 0, 0, 0};
+    struct jp_fstat scratch = {0};
     fenv_t fp;
     fegetenv(&fp); /* the division below must leave no flag on the application's thread */
     enum { N = 20000 }; /* ~0.4 ms of MPI_Init at ~18 ns a step; the mean settles well before */
@@ -259,6 +374,8 @@ static void jp_measure_cost(void)
         if (d > scratch.max) {
             scratch.max = d;
         }
+        scratch.wticks += (uint32_t)(d < (1u << 24) ? d : (1u << 24));
+        scratch.timed++;
         __asm__ __volatile__("" : : "r"(t) : "memory");
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
@@ -615,7 +732,7 @@ void jp_session_ending(void)
 JP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Init);
     int rc = PMPI_Init(argc, argv);
     c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
     jp_end(&c, JP_F_MPI_Init, 0);
@@ -628,7 +745,7 @@ JP_EXPORT int MPI_Init(int *argc, char ***argv)
 JP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Init_thread);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     c.t1 = c.t0; /* counted, not timed: the application's time starts when it returns */
     jp_end(&c, JP_F_MPI_Init_thread, 0);
@@ -641,11 +758,12 @@ JP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 JP_EXPORT int MPI_Finalize(void)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Finalize);
     jp_end_ticks = jp_ticks();
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Finalize, 0);
     jp_on = 0;
+    jp_sites_at_finalize();
     if (jp_initialized && !jp_level_writes && jp_gather_dumps(JP_FINALIZE)) {
         /* No Java level writes the profile (the profile tool alone: jpmpi run merges the dumps
          * rank 0 has just written, after the ranks exit) */
@@ -665,7 +783,7 @@ JP_EXPORT int MPI_Finalize(void)
 JP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Abort);
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Abort, 0);
     if (!jp_ended) {
@@ -679,7 +797,7 @@ JP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 JP_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     struct jp_call c;
-    jp_begin(&c);
+    jp_begin(&c, JP_F_MPI_Pcontrol);
     int rc = PMPI_Pcontrol(level);
     jp_stop(&c);
     jp_end(&c, JP_F_MPI_Pcontrol, 0);

@@ -18,24 +18,55 @@
 #define JP_EXPORT __attribute__((visibility("default")))
 #define JP_BUCKETS 48
 
-/* One function's figures in one thread (ticks: see jp_ticks). */
+/*
+ * One function's figures in one thread (ticks: see jp_ticks). Calls, bytes and size buckets are
+ * exact; the time is exact while every call is timed, and an estimate once the function's calls on
+ * this thread are too short to time honestly (PROFILE.md, "Sampled timing"): then 1 call in about
+ * `n` is timed, at a random stride, and each timed call counts `n` times in `ticks`.
+ */
 struct jp_fstat {
     uint64_t calls, ticks, min, max, sent, recv;
+    uint64_t timed;             /* calls timed (min and max are theirs) */
+    uint32_t wticks;            /* ticks of the calls timed since the last look (jp_adapt), each at most 2^24 */
+    uint16_t skip;              /* calls still to pass untimed before the next timed one */
+    uint16_t n;                 /* 1 in n calls timed; 0 or 1: every call */
+};
+
+/*
+ * Call sites (issue 21): one function's calls from one return address of the application on one
+ * thread. The dispatcher's entries write the application's return address into a per-thread word
+ * (jpmpi_caller_word, jpmpi.h) before the first level runs; a wrapper reads it in jp_begin and adds
+ * the call into an open-addressing table keyed by (address, function) in jp_end. Addresses are
+ * resolved (module + offset, then file:line) only when the figures are written.
+ */
+#define JP_SITES 4096           /* entries per thread (a power of 2); one more for the rest */
+struct jp_site {
+    uintptr_t ra;               /* the call's return address (0: unknown) */
+    uint32_t fid1;              /* the function's id + 1 (0: a free entry) */
+    uint32_t pad;
+    uint64_t calls, ticks, bytes;
 };
 
 struct jp_thread {
     struct jp_thread *next;
+    void *const *caller;        /* the dispatcher's caller word of this thread (or a NULL word) */
     uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
+    uint64_t rng;               /* the sampling strides' xorshift state */
     struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];
-    struct jp_fstat f[JP_NFUNC];
+    struct jp_fstat f[JP_NFUNC] __attribute__((aligned(64))); /* one cache line each */
     uint64_t hist[JP_NFUNC][JP_BUCKETS];
+    unsigned __int128 var[JP_NFUNC]; /* variance of f[i].ticks as an estimate (ticks^2): sum of (n^2 - n) d^2 */
+    struct jp_site sites[JP_SITES + 1]; /* the last: calls from sites that found the table full */
 };
+_Static_assert(sizeof(struct jp_fstat) == 64, "a function's figures fill one cache line");
 
 /* One call in flight. */
 struct jp_call {
     struct jp_thread *t;
-    uint64_t t0, t1;            /* t0 == 0: not recording */
+    uintptr_t ra;               /* the application's call site */
+    uint64_t t0, t1;            /* t0 == 0: not timed */
     int64_t sent, recv;
+    int on;                     /* recording (counted): 0 while MPI_Pcontrol(0) holds */
     int nomatrix;               /* persistent collective set-up: bytes only, kept for each start */
 };
 
@@ -54,14 +85,51 @@ static inline __attribute__((always_inline)) uint64_t jp_ticks(void)
 #endif
 }
 
-static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c)
+/* Timed calls between two looks at a function's mean call (jp_adapt; a power of 2). */
+#define JP_WINDOW 64
+/* Every JP_WINDOW timed calls: the stride for the next window, from their mean (recorder.c). */
+void jp_adapt(struct jp_thread *t, struct jp_fstat *s);
+/* A timed call of a sampled function: its weight, its variance, the next stride (recorder.c). */
+uint64_t jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d);
+/* The site entry of (ra, id) when it is not where it hashes to: found, made, or the rest's (recorder.c). */
+struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
+extern int jp_sites_on;
+
+static inline __attribute__((always_inline)) unsigned jp_site_hash(uintptr_t ra, int id)
+{
+    return (unsigned)((ra >> 2) ^ (ra >> 13) ^ ((unsigned)id * 0x9e37u)) & (JP_SITES - 1);
+}
+
+static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id)
+{
+    struct jp_site *e = &t->sites[jp_site_hash(ra, id)];
+    if (__builtin_expect(e->ra == ra && e->fid1 == (uint32_t)id + 1, 1)) {
+        return e;
+    }
+    return jp_site_miss(t, ra, id);
+}
+
+static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, int id)
 {
     struct jp_thread *t = jp_self;
-    c->t = t ? t : jp_thread_new();
-    c->t0 = jp_on ? jp_ticks() : 0;
+    if (__builtin_expect(!t, 0)) {
+        t = jp_thread_new();
+    }
+    c->t = t;
+    c->ra = (uintptr_t)*t->caller;
+    c->t0 = 0;
+    c->on = jp_on;
     c->sent = 0;
     c->recv = 0;
     c->nomatrix = 0;
+    if (c->on) {
+        struct jp_fstat *s = &t->f[id];
+        if (__builtin_expect(s->skip == 0, 1)) {
+            c->t0 = jp_ticks();
+        } else {
+            s->skip--;
+        }
+    }
 }
 
 static inline __attribute__((always_inline)) void jp_stop(struct jp_call *c)
@@ -80,23 +148,38 @@ static inline __attribute__((always_inline)) int jp_bucket(int64_t bytes)
 
 static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int id, int has_bytes)
 {
+    if (!c->on) {
+        return;
+    }
+    struct jp_fstat *s = &c->t->f[id];
+    struct jp_site *e = jp_sites_on ? jp_site(c->t, c->ra, id) : &c->t->sites[JP_SITES];
+    s->calls++;
+    e->calls++;
+    if (has_bytes) {
+        s->sent += (uint64_t)c->sent;
+        s->recv += (uint64_t)c->recv;
+        e->bytes += (uint64_t)c->sent + (uint64_t)c->recv;
+        c->t->hist[id][jp_bucket(c->sent > c->recv ? c->sent : c->recv)]++;
+    }
     if (!c->t0) {
         return;
     }
     uint64_t d = c->t1 - c->t0;
-    struct jp_fstat *s = &c->t->f[id];
-    s->calls++;
-    s->ticks += d;
+    uint64_t w = d;
+    if (__builtin_expect(s->n > 1, 0)) {
+        w = jp_sampled(c->t, s, d);
+    }
+    s->ticks += w;
+    e->ticks += w;
     if (d - 1 < s->min - 1) { /* min == 0 means none yet */
         s->min = d;
     }
     if (d > s->max) {
         s->max = d;
     }
-    if (has_bytes) {
-        s->sent += (uint64_t)c->sent;
-        s->recv += (uint64_t)c->recv;
-        c->t->hist[id][jp_bucket(c->sent > c->recv ? c->sent : c->recv)]++;
+    s->wticks += (uint32_t)(d < (1u << 24) ? d : (1u << 24));
+    if (__builtin_expect((++s->timed & (JP_WINDOW - 1)) == 0, 0)) {
+        jp_adapt(c->t, s);
     }
 }
 
@@ -133,7 +216,7 @@ static inline __attribute__((always_inline)) void jp_send(struct jp_call *c, int
     }
     int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
     c->sent += bytes;
-    if (c->t0 && dest >= 0 && !c->nomatrix) {
+    if (c->on && dest >= 0 && !c->nomatrix) {
         jp_send_peer(c->t, bytes, dest, comm);
     }
 }

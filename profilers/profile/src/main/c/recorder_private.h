@@ -69,6 +69,8 @@ int jp_world(MPI_Comm comm, int r);
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);
+/* rec_snapshot.c: this rank's call sites (JPMPI_PROFILE_SITES=on) at MPI_Finalize. */
+void jp_sites_at_finalize(void);
 /* rec_periodic.c: waits until no periodic dump (JPMPI_PROFILE_DUMP_EVERY) is being written; after an
  * end state was set, none starts. */
 void jp_periodic_quiesce(void);
@@ -94,7 +96,7 @@ static inline void jp_matrix_add(struct jp_thread *t, int world, int64_t bytes)
 /* A message of the call being recorded (none while recording is off). */
 static inline void jp_matrix(struct jp_call *c, int world, int64_t bytes)
 {
-    if (c->t0 && !c->nomatrix) {
+    if (c->on && !c->nomatrix) {
         jp_matrix_add(c->t, world, bytes);
     }
 }

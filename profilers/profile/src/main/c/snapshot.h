@@ -29,7 +29,8 @@ struct jp_header {
     char jobid[56];             /* (version 1: jobid[64]) */
     uint64_t timer_ticks;       /* the shortest interval two reads of the clock show, in ticks (0: not measured) */
     char exe[256];
-    char pad[8];
+    uint32_t sampled;           /* 0 in a snapshot; on the wire to rank 0, the number of timing records (rec_snapshot.c) */
+    char pad[4];
 };
 _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
 

@@ -33,5 +33,6 @@ int main(void)
     FIELD(exe);
     FIELD(step);
     FIELD(timer_ticks);
+    FIELD(sampled);
     return 0;
 }

@@ -121,6 +121,16 @@ public final class Settings {
                 "N, a whole number of seconds from 1 to 604800: every N seconds each rank writes its figures so far"
                         + " (ranks/rank-R.bin, as SIGUSR1 does), so that a job killed without warning leaves its last"
                         + " snapshot for jpmpi report DIR (profilers/profile/PROFILE.md).", null));
+        s.add(new Setting("PROFILE", "TIMING", Reader.TOOLS, "auto",
+                "auto: the profile recorder times only a random sample of a function's calls where they are too"
+                        + " short to time honestly (counts and bytes stay exact; profilers/profile/PROFILE.md, Sampled"
+                        + " timing); all: it times every call.",
+                null));
+        s.add(new Setting("PROFILE", "SITES", Reader.TOOLS, "off",
+                "on: the profile recorder keeps every call site (the application's return address, per function and"
+                        + " thread) and each rank writes sites/rank-R.tsv at MPI_Finalize (profilers/profile/PROFILE.md,"
+                        + " Call sites).",
+                null));
         s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
                 "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"
                         + " MPI_Finalize; no cost on other calls), calls (before and after every MPI call), calls:N"

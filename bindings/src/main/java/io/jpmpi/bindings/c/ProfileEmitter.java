@@ -106,7 +106,7 @@ public final class ProfileEmitter {
                 args.append(args.isEmpty() ? "" : ", ").append(DispatcherEmitter.cName(p));
             }
             c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
-                    .append("\n{\n    struct jp_call c;\n    jp_begin(&c);\n");
+                    .append("\n{\n    struct jp_call c;\n    jp_begin(&c, JP_F_").append(f.name()).append(");\n");
             if (s != null && !s.pre().isEmpty()) {
                 c.append("    ").append(String.join("\n    ", s.pre())).append('\n');
             }

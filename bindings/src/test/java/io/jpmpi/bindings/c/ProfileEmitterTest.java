@@ -59,7 +59,7 @@ class ProfileEmitterTest {
         String c = new ProfileEmitter(SPEC, "mpich", table()).emit().get("jpmpi_profile.c");
         // (after the call: a fatal error the recorder's watch saw makes the same call again)
         String refire = "    if (__builtin_expect(rc != MPI_SUCCESS && jp_refire, 0)) {\n        jp_refire = 0;\n";
-        assertTrue(c.contains("    struct jp_call c;\n    jp_begin(&c);\n    one();\n    two();\n"
+        assertTrue(c.contains("    struct jp_call c;\n    jp_begin(&c, JP_F_MPI_Bcast);\n    one();\n    two();\n"
                 + "    int rc = PMPI_Bcast(a_buffer, a_count, a_datatype, a_root, a_comm);\n" + refire
                 + "        rc = PMPI_Bcast(a_buffer, a_count, a_datatype, a_root, a_comm);\n    }\n    jp_stop(&c);\n"
                 + "    three();\n    jp_end(&c, JP_F_MPI_Bcast, 0);\n"), c);

@@ -19,7 +19,7 @@ import java.util.List;
  * {@link #add} (offline) or element-wise MPI reductions of the arrays (at MPI_Finalize).
  */
 public final class Aggregate {
-    /** Per-rank quantities, then four per function. */
+    /** Per-rank quantities, then PER_FUNCTION per function. */
     static final int APP = 0;
     static final int MPI = 1;
     static final int PCT = 2;
@@ -32,9 +32,15 @@ public final class Aggregate {
     static final int F_TIME = 1;
     static final int F_SENT = 2;
     static final int F_RECV = 3;
+    /** Calls timed, and the variance of the time as an estimate (s^2): sampled timing. */
+    static final int F_TIMED = 4;
+    static final int F_VAR = 5;
+    static final int PER_FUNCTION = 6;
     /** Most blocks per side of the block matrix and the per-block bars. */
     public static final int MAX_BLOCKS = 64;
     static final double NO_CALL = 1e300;
+    /** What the recorder adds to a call it counts without timing it (PROFILE.md, "Sampled timing"). */
+    static final double UNTIMED_NS = 1.0;
 
     final String[] names;
     final int ranks;
@@ -59,7 +65,7 @@ public final class Aggregate {
         this.ranks = ranks;
         this.nbuckets = nbuckets;
         this.blocks = Math.min(ranks, MAX_BLOCKS);
-        int n = PER_RANK + 4 * names.length;
+        int n = PER_RANK + PER_FUNCTION * names.length;
         sum = new double[n];
         sumSquares = new double[n];
         min = new double[n];
@@ -80,7 +86,7 @@ public final class Aggregate {
     }
 
     static int f(int function, int which) {
-        return PER_RANK + 4 * function + which;
+        return PER_RANK + PER_FUNCTION * function + which;
     }
 
     /** The block of world rank r. */
@@ -99,7 +105,8 @@ public final class Aggregate {
 
     /** One rank's per-rank quantities. */
     static double[] values(Snapshot s) {
-        double[] v = new double[PER_RANK + 4 * s.names().length];
+        double[] v = new double[PER_RANK + PER_FUNCTION * s.names().length];
+        long timed = 0;
         double app = s.appSeconds();
         double mpi = s.mpiSeconds();
         long sent = 0;
@@ -110,6 +117,9 @@ public final class Aggregate {
             v[f(f, F_TIME)] = s.seconds(st[Snapshot.TICKS]);
             v[f(f, F_SENT)] = st[Snapshot.SENT];
             v[f(f, F_RECV)] = st[Snapshot.RECV];
+            v[f(f, F_TIMED)] = s.timed()[f];
+            v[f(f, F_VAR)] = s.variance()[f] / (s.ticksPerSecond() * s.ticksPerSecond());
+            timed += s.timed()[f];
             sent += st[Snapshot.SENT];
             recv += st[Snapshot.RECV];
         }
@@ -119,7 +129,8 @@ public final class Aggregate {
         v[CALLS] = s.calls();
         v[SENT] = sent;
         v[RECV] = recv;
-        v[OVERHEAD] = s.perCallNs() * 1e-9 * s.calls();
+        // the recorder's cost is that of a timed call; an untimed one (sampled timing) costs it ~1 ns
+        v[OVERHEAD] = s.perCallNs() * 1e-9 * timed + UNTIMED_NS * 1e-9 * (s.calls() - timed);
         return v;
     }
 
@@ -212,7 +223,7 @@ public final class Aggregate {
                     Math.round(sum[f(f, F_RECV)]), minCall[f] >= NO_CALL ? 0 : minCall[f], maxCall[f],
                     new FunctionProfile.PerRank(stat(f(f, F_CALLS), n), stat(f(f, F_TIME), n),
                             stat(f(f, F_SENT), n), stat(f(f, F_RECV), n)),
-                    trim(h)));
+                    trim(h), Math.round(sum[f(f, F_TIMED)]), Math.sqrt(sum[f(f, F_VAR)])));
         }
         functions.sort(Comparator.comparingDouble(FunctionProfile::timeSeconds).reversed()
                 .thenComparing(FunctionProfile::name));

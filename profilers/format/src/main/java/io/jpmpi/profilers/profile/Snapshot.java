@@ -25,21 +25,25 @@ import java.util.Set;
  *                     f64 ticks per second, f64 recording cost per call (ns), i64 unix ns at init,
  *                     u64 application ticks, u64 matrix ranks, char host[64], impl[24], step[8] (Slurm's
  *                     step id, "" if none), jobid[56], u64 timer ticks (the shortest interval two clock
- *                     reads show; 0: not measured), exe[256]
+ *                     reads show; 0: not measured), exe[256], u32 sampled (0; on the wire to rank 0 only)
  *                     (version 1: impl[32], jobid[64], exe[256]: no step, no timer)
  * names               nfunc x 48 bytes, NUL-padded
  * stats               nfunc x 6 u64: calls, ticks, min ticks, max ticks, bytes sent, bytes received
+ * timing (version 2)  nfunc x (u64 calls timed, f64 variance of the ticks as an estimate, ticks^2):
+ *                     fewer calls timed than counted means sampled timing (PROFILE.md); version 1
+ *                     dumps read as every call timed
  * histograms          nfunc x nbuckets u64
  * matrix              matrix ranks x 2 u64: messages, bytes sent to that world rank
  * </pre>
  */
 public record Snapshot(int rank, int size, State state, int detail, long pid, double ticksPerSecond,
                        double perCallNs, long initUnixNs, long appTicks, String host, String impl, String jobId,
-                       String step, String executable, String[] names, long[][] stats, long[][] histograms,
-                       long[] messages, long[] bytes, long timerTicks) {
+                       String step, String executable, String[] names, long[][] stats, long[] timed,
+                       double[] variance, long[][] histograms, long[] messages, long[] bytes, long timerTicks) {
     public static final int HEADER = 512;
     public static final int VERSION = 2;
-    /** The oldest version read (version 1: impl[32], jobid[64], no step and no timer in the header). */
+    /** The oldest version read (version 1: impl[32], jobid[64], no step and no timer in the header, no
+     * timing section: every call timed). */
     public static final int OLDEST_VERSION = 1;
     /**
      * Where each header field is (profilers/profile/src/main/c/snapshot.h: struct jp_header);
@@ -67,6 +71,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     private static final int JOBID_AT = 184;
     private static final int TIMER_AT = 240;
     private static final int EXE_AT = 248;
+    private static final int SAMPLED_AT = 504;
 
     private static Map<String, Integer> headerFields() {
         Map<String, Integer> m = new LinkedHashMap<>();
@@ -91,6 +96,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         m.put("jobid", JOBID_AT);
         m.put("timer_ticks", TIMER_AT);
         m.put("exe", EXE_AT);
+        m.put("sampled", SAMPLED_AT);
         return Collections.unmodifiableMap(m);
     }
     public static final int NAME = 48;
@@ -147,12 +153,16 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         b.position(HEADER);
         String[] names = names(b, h.nfunc);
         long[][] stats = stats(b, h, names);
+        long[] timed = new long[h.nfunc];
+        double[] variance = new double[h.nfunc];
+        timing(b, h, names, stats, timed, variance);
         long[][] hist = histograms(b, h, names, stats);
         long[] messages = new long[h.size];
         long[] bytes = new long[h.size];
         matrix(b, messages, bytes);
         return new Snapshot(h.rank, h.size, h.state, h.detail, h.pid, h.tps, h.perCall, h.initUnixNs, h.appTicks,
-                h.host, h.impl, h.job, h.step, h.exe, names, stats, hist, messages, bytes, h.timerTicks);
+                h.host, h.impl, h.job, h.step, h.exe, names, stats, timed, variance, hist, messages, bytes,
+                h.timerTicks);
     }
 
     /** A problem at {@code offset} of the snapshot, in {@code field}. */
@@ -221,14 +231,16 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
         /** The snapshot's size in bytes (at most ~4 GiB: the counts are bounded). */
         long bytes() {
-            return HEADER + (long) nfunc * NAME + (long) nfunc * STATS * 8 + (long) nfunc * nbuckets * 8
+            return HEADER + (long) nfunc * NAME + (long) nfunc * STATS * 8 + (version >= 2 ? (long) nfunc * 16 : 0)
+                    + (long) nfunc * nbuckets * 8
                     + (long) size * 16;
         }
 
         private static int intIn(ByteBuffer b, int at, String field, int lo, int hi) {
             int v = b.getInt(at);
             if (v < lo || v > hi) {
-                throw bad(at, field, v + (lo == hi ? ", this jpmpi reads " + lo : " is not from " + lo + " to " + hi));
+                throw bad(at, field, v + (lo == hi ? ", this jpmpi reads " + lo : " is not from " + lo + " to " + hi)
+                        + (field.equals("version") ? " (the versions this jpmpi reads)" : ""));
             }
             return v;
         }
@@ -310,6 +322,38 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             throw bad(at + 8L * TICKS, name + " ticks", s[TICKS] + " ticks at " + h.tps + " per second is more than "
                     + ProfileJson.MAX_SECONDS + " s");
         }
+    }
+
+    /**
+     * The timing section (version 2): per function the calls timed, no more than its calls (all of
+     * them but for sampled timing, and none for a function never called), and the variance of its
+     * time as an estimate (finite, not negative, 0 when every call was timed). Version 1: every call
+     * timed.
+     */
+    private static void timing(ByteBuffer b, Header h, String[] names, long[][] stats, long[] timed,
+                               double[] variance) {
+        for (int f = 0; f < h.nfunc; f++) {
+            if (h.version < 2) {
+                timed[f] = stats[f][CALLS];
+                continue;
+            }
+            int at = b.position();
+            timed[f] = count(b, at, names[f] + " calls timed");
+            if (timed[f] > stats[f][CALLS]) {
+                throw bad(at, names[f] + " calls timed", timed[f] + " is more than its " + stats[f][CALLS] + " calls");
+            }
+            variance[f] = b.getDouble(at + 8) + 0.0;
+            if (!(variance[f] >= 0 && Double.isFinite(variance[f])) || (timed[f] == stats[f][CALLS] && variance[f] != 0)) {
+                throw bad(at + 8, names[f] + " time variance", variance[f] + (timed[f] == stats[f][CALLS]
+                        ? " with every call timed (must be 0)" : " is not a finite non-negative number"));
+            }
+            b.position(at + 16);
+        }
+    }
+
+    /** Whether function f's time is an estimate from a sample of its calls (fewer timed than counted). */
+    public boolean sampled(int f) {
+        return timed[f] < stats[f][CALLS];
     }
 
     /** The size histograms: no function has more calls in them than it has calls. */

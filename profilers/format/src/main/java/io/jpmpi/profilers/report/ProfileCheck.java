@@ -14,7 +14,8 @@ import java.util.List;
  * <li>the summary's calls, MPI time and bytes are the functions' sums; the overhead's calls are the
  * summary's, its total their product with the cost per call;</li>
  * <li>per function: its per-rank sums are its totals, the shortest call no longer than the longest,
- * the mean call no longer than the longest, no more calls in its size buckets than calls, no
+ * the mean call no longer than the longest (unless the time is sampled), no error of the time
+ * unless it is sampled, no more calls in its size buckets than calls, no
  * figures without calls; the job's size buckets are the functions' sums;</li>
  * <li>blocks and rank rows add up to the summary, no rank above the summary's largest value, the
  * ranks the summary names hold its smallest and largest values; the block matrix adds up to the
@@ -157,8 +158,12 @@ public final class ProfileCheck {
         if (f.calls() == 0) {
             same(path + ".time_s", f.timeSeconds() + f.maxCallSeconds() + f.bytesSent() + f.bytesRecv(),
                     "no time, calls or bytes without calls", 0);
-        } else {
+        } else if (!f.sampled()) { // a sampled time is an estimate: its mean may pass the longest timed call
             atMost(path + ".time_s", f.timeSeconds() / f.calls(), "per call, \"max_call_s\"", f.maxCallSeconds());
+        }
+        atMost(path + ".time_error_s", f.timeErrorSeconds(), "the longest time allowed", ProfileJson.MAX_SECONDS);
+        if (!f.sampled()) {
+            same(path + ".time_error_s", f.timeErrorSeconds(), "none with every call timed", 0);
         }
         atMost(path + ".histogram", sum(f.histogram()), "calls in all, \"calls\"", f.calls());
     }

@@ -55,7 +55,9 @@ final class ProfileJsonDocument {
     private static final String[] STAT = {"sum", "min", "min_rank", "max", "max_rank", "avg", "cv"};
     private static final String[] OVERHEAD = {"per_call_ns", "calls", "total_s"};
     private static final String[] FUNCTION = {"name", "calls", "time_s", "bytes_sent", "bytes_recv", "min_call_s",
-            "max_call_s", "per_rank", "histogram"};
+            "max_call_s", "per_rank", "histogram", "timed_calls", "time_error_s"};
+    /** Keys that may be missing: a function's sampled timing (absent: every call timed). */
+    private static final Set<String> OPTIONAL = Set.of("timed_calls", "time_error_s");
     private static final String[] PER_RANK = {"calls", "time_s", "bytes_sent", "bytes_recv"};
     private static final String[] BLOCKS = {"first_rank", "app_s", "mpi_s", "messages", "bytes"};
     private static final String[] RANK_ROW = {"rank", "host", "pid", "app_s", "mpi_s", "calls", "partial"};
@@ -272,6 +274,7 @@ final class ProfileJsonDocument {
             double[] d = new double[FUNCTION.length];
             FunctionProfile.PerRank[] perRank = new FunctionProfile.PerRank[1];
             long[][] histogram = new long[1][];
+            l[9] = -1; // no "timed_calls": every call timed
             object(FUNCTION, k -> {
                 switch (k) {
                     case 0 -> {
@@ -280,8 +283,8 @@ final class ProfileJsonDocument {
                             throw error(quote(path()) + " must not be empty");
                         }
                     }
-                    case 1, 3, 4 -> l[k] = count();
-                    case 2, 5, 6 -> d[k] = amount();
+                    case 1, 3, 4, 9 -> l[k] = count();
+                    case 2, 5, 6, 10 -> d[k] = amount();
                     case 7 -> {
                         Stat[] s = new Stat[PER_RANK.length];
                         object(PER_RANK, j -> {
@@ -296,7 +299,12 @@ final class ProfileJsonDocument {
                     }
                 }
             });
-            return new FunctionProfile(name[0], l[1], d[2], l[3], l[4], d[5], d[6], perRank[0], histogram[0]);
+            if (l[9] > l[1]) {
+                throw error(quote(path() + ".timed_calls") + " must be at most the function's calls, " + l[1]
+                        + ", found " + l[9]);
+            }
+            return new FunctionProfile(name[0], l[1], d[2], l[3], l[4], d[5], d[6], perRank[0], histogram[0],
+                    l[9] < 0 ? l[1] : l[9], l[9] < 0 ? 0 : d[10]);
         }
 
         private long[] histogram() throws IOException {
@@ -519,7 +527,7 @@ final class ProfileJsonDocument {
         /**
          * The object at the current token: {@code field} is called with each value's key index in
          * {@code keys} (-1 for keys it does not know, whose values are then skipped); every key of
-         * {@code keys} must be present.
+         * {@code keys} but the {@link #OPTIONAL} ones must be present.
          */
         private void object(String[] keys, Field field) throws IOException {
             object(keys, keys.length, field);
@@ -546,7 +554,7 @@ final class ProfileJsonDocument {
                 leave();
             }
             for (int k = 0; k < required; k++) {
-                if ((seen & (1L << k)) == 0) {
+                if ((seen & (1L << k)) == 0 && !OPTIONAL.contains(keys[k])) {
                     String in = path();
                     throw error("missing " + quote(keys[k]) + (in.isEmpty() ? "" : " in " + quote(in)));
                 }

@@ -280,6 +280,10 @@ final class ProfileJsonWriter {
         g.writeEndObject();
         g.writeFieldName("histogram");
         histogram(g, f.histogram());
+        if (f.sampled()) { // sampled timing (PROFILE.md): only then, so a profile without it reads as before
+            g.writeNumberField("timed_calls", f.timedCalls());
+            number(g, "time_error_s", f.timeErrorSeconds());
+        }
         g.writeEndObject();
     }
 

@@ -94,6 +94,31 @@ class ProfileJsonTest {
         }
     }
 
+    /** A sampled function's timed calls and time error go out and come back; without them, every call timed. */
+    @Test
+    void sampledTimingRoundTrips(@TempDir Path dir) throws IOException {
+        Profile p = Fixtures.fourRanks();
+        List<FunctionProfile> fs = new ArrayList<>(p.functions());
+        FunctionProfile f = fs.get(0);
+        fs.set(0, new FunctionProfile(f.name(), f.calls(), f.timeSeconds(), f.bytesSent(), f.bytesRecv(),
+                f.minCallSeconds(), f.maxCallSeconds(), f.perRank(), f.histogram(), f.calls() / 2,
+                f.timeSeconds() / 100));
+        Profile sampled = Fixtures.withFunctions(p, fs);
+        Path file = dir.resolve("profile.json");
+        ProfileJson.write(sampled, file);
+        Profile back = ProfileJson.read(file);
+        assertEquals(sampled, back);
+        assertTrue(back.functions().get(0).sampled());
+        assertTrue(Files.readString(file).contains("\"timed_calls\":" + f.calls() / 2));
+        for (FunctionProfile g : ProfileJson.read(file).functions().subList(1, fs.size())) {
+            assertTrue(!g.sampled() && g.timedCalls() == g.calls() && g.timeErrorSeconds() == 0, g::toString);
+        }
+        String more = Files.readString(file).replace("\"timed_calls\":" + f.calls() / 2, "\"timed_calls\":"
+                + (f.calls() + 1));
+        String why = refused(more);
+        assertTrue(why.contains(".timed_calls\" must be at most the function's calls, " + f.calls()), why);
+    }
+
     @Test
     void equalsLooksIntoArrays() {
         Profile a = Fixtures.fourRanks();

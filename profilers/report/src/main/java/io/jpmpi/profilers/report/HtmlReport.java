@@ -357,6 +357,7 @@ public final class HtmlReport {
         }
         endTable(b);
         notes(b, collectives ? Readable.COLLECTIVE_NOTE : null, Readable.resolutionNote(p), Readable.untimedNote(p));
+        sampledTiming(b, p);
     }
 
     /** Every rank (up to {@value #MAX_RANK_ROWS}): host, times, calls. */
@@ -416,6 +417,32 @@ public final class HtmlReport {
         }
         endTable(b);
     }
+
+    /* ---- sampled timing (issue 26): the functions whose time is an estimate ---- */
+
+    private static void sampledTiming(StringBuilder b, Profile p) {
+        List<FunctionProfile> sampled = p.functions().stream().filter(FunctionProfile::sampled).toList();
+        if (sampled.isEmpty()) {
+            return;
+        }
+        b.append("<h3>Sampled timing</h3>\n<p class=\"note\">Calls too short to time honestly: every call is counted"
+                + " (bytes too), a random sample of them is timed; the time is an estimate with its standard error, and"
+                + " min and max call are those of the timed calls.</p>\n<table>\n<tr><th>function</th>");
+        for (String h : new String[] {"calls", "timed", "time", "standard error", "error %"}) {
+            b.append("<th class=\"n\">").append(esc(h)).append("</th>");
+        }
+        b.append("</tr>\n");
+        for (FunctionProfile f : sampled) {
+            b.append("<tr><td>").append(esc(f.name())).append("</td>");
+            cells(b, Units.count(f.calls()), Units.count(f.timedCalls()), Units.seconds(f.timeSeconds()),
+                    Units.seconds(f.timeErrorSeconds()),
+                    Units.percent(TextReport.percentOf(f.timeErrorSeconds(), f.timeSeconds())));
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n");
+    }
+
+    /* ---- end of sampled timing ---- */
 
     private static void pairTable(StringBuilder b, Profile p) {
         TextReport.Pairs all = TextReport.topPairs(p, TextReport.TOP_PAIRS);

@@ -44,6 +44,7 @@ public final class TextReport {
             spread(b, p, top);
             extremeRanks(b, p, top);
         }
+        sampledTiming(b, p);
         b.append('\n');
         histogram(b, p);
         sizesPerFunction(b, p, top);
@@ -307,6 +308,26 @@ public final class TextReport {
             }
         }
     }
+
+    /* ---- sampled timing (issue 26): the functions whose time is an estimate ---- */
+
+    /** The functions whose calls were too short to time honestly: how many were timed, the time's error. */
+    private static void sampledTiming(StringBuilder b, Profile p) {
+        List<FunctionProfile> sampled = p.functions().stream().filter(FunctionProfile::sampled).toList();
+        if (sampled.isEmpty()) {
+            return;
+        }
+        b.append("\nSampled timing: calls too short to time honestly; every call counted, a random sample timed\n"
+                + "(time = estimate +- its standard error; min and max call are of the timed calls)\n");
+        for (FunctionProfile f : sampled) {
+            name(b, f.name());
+            b.append(String.format(Locale.ROOT, "%9s of %s calls timed, time %s +- %s (%s%%)\n",
+                    Units.count(f.timedCalls()), Units.count(f.calls()), Units.seconds(f.timeSeconds()),
+                    Units.seconds(f.timeErrorSeconds()), Units.percent(percentOf(f.timeErrorSeconds(), f.timeSeconds()))));
+        }
+    }
+
+    /* ---- end of sampled timing ---- */
 
     private static void spread(StringBuilder b, Profile p, List<FunctionProfile> top) {
         b.append("Time per rank of these functions (lowest and highest, the rank with each, coefficient of variation)\n");

@@ -1,0 +1,114 @@
+package io.jpmpi.profilers.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.profilers.it.ProfileRun.Level;
+import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.profile.Snapshot;
+import io.jpmpi.profilers.report.FunctionProfile;
+import io.jpmpi.profilers.report.HtmlReport;
+import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.TextReport;
+import io.jpmpi.testsupport.MpiRun.Impl;
+import io.jpmpi.testsupport.MpiRun.Result;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Sampled timing (PROFILE.md, "Sampled timing"): poll.c calls MPI_Comm_rank SHORT times and an
+ * empty MPI_Iprobe SHORT/4 times (calls of tens of nanoseconds, too short to time honestly), then
+ * MPI_Sendrecv of 1 MiB ITERS times (hundreds of microseconds: every call timed). The counts and
+ * bytes are exact as always ({@link Checks}); MPI_Comm_rank was timed on a sample only (some calls
+ * timed, fewer than counted, a variance above 0), MPI_Sendrecv and the rest on every call (MPI_Iprobe
+ * either way: {@link #EITHER}, but the figures say which consistently); the
+ * merged profile and both reports say so. With JPMPI_PROFILE_TIMING=all every call is timed.
+ */
+class SampledTimingIT {
+    static final int RANKS = 3;
+    static final int SHORT = 200000;
+    static final int DOUBLES = 131072;
+    static final int ITERS = 4;
+    /** Always too short to time honestly: a local query of a few nanoseconds. */
+    static final List<String> SAMPLED = List.of("MPI_Comm_rank");
+    /**
+     * Either: an empty MPI_Iprobe takes tens of nanoseconds, but Open MPI yields the processor in it
+     * when the ranks oversubscribe the cores (microseconds: then every call is timed).
+     */
+    static final String EITHER = "MPI_Iprobe";
+
+    static Expected expected() {
+        Expected e = new Expected(RANKS).startup().finalizeAll();
+        long b = 8L * DOUBLES;
+        for (int r = 0; r < RANKS; r++) {
+            e.call(r, "MPI_Comm_rank", SHORT).call(r, "MPI_Iprobe", SHORT / 4);
+            e.io(r, "MPI_Sendrecv", b, b, ITERS).msg(r, (r + 1) % RANKS, b, ITERS);
+        }
+        return e;
+    }
+
+    static Result run(Impl impl, Level level, String timing) {
+        return ProfileRun.run(impl, level, RANKS, m -> timing == null ? m : m.env("JPMPI_PROFILE_TIMING", timing),
+                "poll", Integer.toString(SHORT), Integer.toString(DOUBLES), Integer.toString(ITERS));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("io.jpmpi.profilers.it.ProfileRun#cases")
+    void shortCallsAreTimedOnASampleAndCountedExactly(Impl impl, Level level) throws IOException {
+        Result r = run(impl, level, null);
+        Checks.exactly(r, level, "poll", expected());
+        Profile p;
+        if (level == Level.C) {
+            Snapshot[] s = ProfileRun.snapshots(r, RANKS);
+            for (Snapshot rank : s) {
+                for (int f = 0; f < rank.names().length; f++) {
+                    String fn = rank.names()[f];
+                    long calls = rank.stats()[f][Snapshot.CALLS];
+                    String at = "rank " + rank.rank() + " " + fn + ": " + rank.timed()[f] + " of " + calls
+                            + " calls timed, variance " + rank.variance()[f] + "\n" + r.describe();
+                    if (SAMPLED.contains(fn) || fn.equals(EITHER) && rank.sampled(f)) {
+                        assertTrue(rank.timed()[f] > 0 && rank.sampled(f) && rank.variance()[f] > 0, at);
+                    } else {
+                        assertTrue(!rank.sampled(f) && rank.variance()[f] == 0, at);
+                    }
+                }
+            }
+            p = RankDumps.merge(ProfileRun.dir(r));
+        } else {
+            p = ProfileRun.profile(r);
+        }
+        for (FunctionProfile f : p.functions()) {
+            String at = f + "\n" + r.describe();
+            if (SAMPLED.contains(f.name()) || f.name().equals(EITHER) && f.sampled()) {
+                assertTrue(f.sampled() && f.timedCalls() > 0 && f.timeErrorSeconds() > 0
+                        && f.timeErrorSeconds() < f.timeSeconds(), at);
+            } else {
+                assertTrue(!f.sampled() && f.timedCalls() == f.calls() && f.timeErrorSeconds() == 0, at);
+            }
+        }
+        String text = TextReport.render(p);
+        String html = HtmlReport.render(p);
+        assertTrue(text.contains("Sampled timing") && html.contains("Sampled timing"), text);
+        for (FunctionProfile f : p.functions()) {
+            assertEquals(f.sampled(), text.lines().anyMatch(l -> l.startsWith(f.name() + " ")
+                    && l.contains(" calls timed, time ")), f + "\n" + text);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void timingAllTimesEveryCall(Impl impl) {
+        Result r = run(impl, Level.C, "all");
+        Checks.exactly(r, Level.C, "poll", expected());
+        for (Snapshot s : ProfileRun.snapshots(r, RANKS)) {
+            for (int f = 0; f < s.names().length; f++) {
+                assertEquals(s.stats()[f][Snapshot.CALLS], s.timed()[f], s.names()[f] + " on rank " + s.rank() + "\n"
+                        + r.describe());
+                assertEquals(0, s.variance()[f], Arrays.toString(s.variance()));
+            }
+        }
+    }
+}

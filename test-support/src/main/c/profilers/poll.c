@@ -1,0 +1,49 @@
+/*
+ * poll: calls too short to time honestly, beside long ones (the profile's sampled timing).
+ *   poll [short=200000] [doubles=131072] [iters=4]
+ * Every rank calls MPI_Comm_rank(MPI_COMM_WORLD) `short` times and MPI_Iprobe (tag 99, which no
+ * message has) `short`/4 times, then MPI_Sendrecv of `doubles` doubles to the right, from the left,
+ * `iters` times, and prints "poll rank R: ok" (FAILED if a rank or a message was wrong).
+ * MPI calls besides: MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Finalize.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    long n = argc > 1 ? atol(argv[1]) : 200000;
+    int m = argc > 2 ? atoi(argv[2]) : 131072;
+    int iters = argc > 3 ? atoi(argv[3]) : 4;
+    int bad = 0;
+    for (long i = 0; i < n; i++) {
+        int r = -1;
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        bad |= r != rank;
+    }
+    for (long i = 0; i < n / 4; i++) {
+        int flag = 1;
+        MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        bad |= flag != 0;
+    }
+    double *out = malloc(sizeof(double) * (size_t)m), *in = malloc(sizeof(double) * (size_t)m);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    for (int it = 0; it < iters; it++) {
+        for (int j = 0; j < m; j++) {
+            out[j] = rank * 1e6 + it * 1e3 + j;
+        }
+        MPI_Sendrecv(out, m, MPI_DOUBLE, right, 1, in, m, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int j = 0; j < m; j++) {
+            bad |= in[j] != left * 1e6 + it * 1e3 + j;
+        }
+    }
+    printf("poll rank %d: %s\n", rank, bad ? "FAILED" : "ok");
+    free(out);
+    free(in);
+    MPI_Finalize();
+    return 0;
+}
