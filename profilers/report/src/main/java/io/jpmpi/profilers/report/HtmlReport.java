@@ -425,21 +425,23 @@ public final class HtmlReport {
         if (sampled.isEmpty()) {
             return;
         }
-        b.append("<h3>Sampled timing</h3>\n<p class=\"note\">Calls too short to time honestly: every call is counted"
-                + " (bytes too), a random sample of them is timed; the time is an estimate with its standard error, and"
-                + " min and max call are those of the timed calls.</p>\n<table>\n<tr><th>function</th>");
-        for (String h : new String[] {"calls", "timed", "time", "standard error", "error %"}) {
-            b.append("<th class=\"n\">").append(esc(h)).append("</th>");
-        }
-        b.append("</tr>\n");
+        b.append("<h3>Sampled timing</h3>\n");
+        notes(b, "Calls too short to time honestly: every call is counted (bytes too), a random sample of them is"
+                + " timed; the time is an estimate with its standard error, and min and max call are those of the timed"
+                + " calls.");
+        startTable(b, "sampled", "function", "#calls", "#timed", "#time", "#standard error", "#error %");
         for (FunctionProfile f : sampled) {
-            b.append("<tr><td>").append(esc(f.name())).append("</td>");
-            cells(b, Units.count(f.calls()), Units.count(f.timedCalls()), Units.seconds(f.timeSeconds()),
-                    Units.seconds(f.timeErrorSeconds()),
-                    Units.percent(TextReport.percentOf(f.timeErrorSeconds(), f.timeSeconds())));
+            double pct = TextReport.percentOf(f.timeErrorSeconds(), f.timeSeconds());
+            b.append("<tr>");
+            cell(b, f.name());
+            cell(b, Units.count(f.calls()), f.calls());
+            cell(b, Units.count(f.timedCalls()), f.timedCalls());
+            cell(b, Units.seconds(f.timeSeconds()), f.timeSeconds());
+            cell(b, Units.seconds(f.timeErrorSeconds()), f.timeErrorSeconds());
+            cell(b, Units.percent(pct), pct);
             b.append("</tr>\n");
         }
-        b.append("</table>\n");
+        endTable(b);
     }
 
     /* ---- end of sampled timing ---- */
