@@ -20,3 +20,15 @@ case "$impl" in
         launch_np() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
             mpiexec.hydra -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
 esac
+
+# build_noop_level TREE DIR: builds benchmarks/java-level's no-op Java level (NoopLevel, every
+# call straight down) against installation TREE's API into DIR and prints the jar's path.
+build_noop_level() {
+    local tree=$1 dir=$2 src="$root/benchmarks/java-level/src"
+    mkdir -p "$dir/classes"
+    "$JAVA_HOME/bin/javac" -Xlint:all -Werror -d "$dir/classes" -cp "$tree/share/jpmpi/java/runtime/jpmpi-layering.jar" \
+        "$src/io/jpmpi/benchmarks/NoopLevel.java"
+    cp -r "$src/META-INF" "$dir/classes/"
+    "$JAVA_HOME/bin/jar" cf "$dir/noop.jar" -C "$dir/classes" .
+    printf '%s\n' "$dir/noop.jar"
+}
