@@ -36,10 +36,12 @@ JPMPI_MIN_JAVA=22
 # iproute2, util-linux and the Slurm packages: the multi-host tests' cluster, scripts/cluster.sh;
 # environment-modules: the site modulefile is loaded by a test; maven: Debian's Maven 3.8, with which a
 # `jpmpi new-tool` project must build too (NewToolIT); lua5.3 and Lmod's Lua modules: Lmod, which
-# conflicts with environment-modules as a package, is unpacked from its .deb by jpmpi_lmod_dir).
+# conflicts with environment-modules as a package, is unpacked from its .deb by jpmpi_lmod_dir);
+# hpcc, lammps and elk-lapw: real applications (Debian's Open MPI builds) whose results must not change
+# under jpmpi (dist's AppResultsIT) and which benchmarks/apps measures (~17 MB of packages).
 JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium
     python3-mpi4py python3-numpy iproute2 util-linux slurm-wlm slurmctld slurmd slurm-client munge
-    environment-modules maven tcl lua5.3 lua-filesystem lua-posix lua-term lua-json)
+    environment-modules maven tcl lua5.3 lua-filesystem lua-posix lua-term lua-json hpcc lammps elk-lapw)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"
