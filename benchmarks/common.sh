@@ -32,3 +32,18 @@ build_noop_level() {
     "$JAVA_HOME/bin/jar" cf "$dir/noop.jar" -C "$dir/classes" .
     printf '%s\n' "$dir/noop.jar"
 }
+
+# compare_trees: the installations a benchmark measures side by side: A, the development one
+# (JPMPI_A=DIR: that one instead), and with JPMPI_B=DIR also B (e.g. a `jpmpi install --prefix` of
+# a build before a change). Sets trees (A, or A B), tree_a and jp[A], jp[B]: each one's bin/jpmpi.
+compare_trees() {
+    trees=(A)
+    tree_a=${JPMPI_A:-$JPMPI_TREE}
+    declare -gA jp=([A]="$tree_a/bin/jpmpi")
+    [[ -x "${jp[A]}" ]] || { echo "$0: JPMPI_A=$tree_a has no bin/jpmpi" >&2; exit 2; }
+    if [[ -n "${JPMPI_B:-}" ]]; then
+        [[ -x "$JPMPI_B/bin/jpmpi" ]] || { echo "$0: JPMPI_B=$JPMPI_B has no bin/jpmpi" >&2; exit 2; }
+        trees+=(B)
+        jp[B]="$JPMPI_B/bin/jpmpi"
+    fi
+}

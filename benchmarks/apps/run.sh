@@ -13,7 +13,8 @@
 # its range. With JPMPI_B=DIR (another installation tree, e.g. one built before a change:
 # dist/target/jpmpi-<version> of another checkout, or a `jpmpi install` prefix) the three jpmpi
 # configurations run again with that tree's bin/jpmpi, in the same rounds ("B:profile", ...), so
-# that before and after are measured side by side.
+# that before and after are measured side by side. JPMPI_A=DIR measures that tree as A instead of
+# the development installation (which a build during the run would change under it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,14 +40,7 @@ for a in "${apps[@]}"; do
     command -v "$exe" >/dev/null || { echo "$0: $exe is not installed (apt-get install ${a/elk/elk-lapw})" >&2; exit 2; }
 done
 
-# The trees: A is this checkout's installation, B (optional) the one named by JPMPI_B.
-trees=(A)
-declare -A jp=([A]="$JPMPI_TREE/bin/jpmpi")
-if [[ -n "${JPMPI_B:-}" ]]; then
-    [[ -x "$JPMPI_B/bin/jpmpi" ]] || { echo "$0: JPMPI_B=$JPMPI_B has no bin/jpmpi" >&2; exit 2; }
-    trees+=(B)
-    jp[B]="$JPMPI_B/bin/jpmpi"
-fi
+compare_trees
 work=$(mktemp -d "${TMPDIR:-/tmp}/jpmpi-apps.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 declare -A noop
@@ -121,7 +115,7 @@ for ((r = 1; r <= rounds; r++)); do
     echo "round $r of $rounds done" >&2
 done
 
-echo "jpmpi applications benchmark: $rounds rounds; A = $JPMPI_TREE${JPMPI_B:+, B = $JPMPI_B}; $(nproc) cpus," \
+echo "jpmpi applications benchmark: $rounds rounds; A = $tree_a${JPMPI_B:+, B = $JPMPI_B}; $(getconf _NPROCESSORS_ONLN) cpus," \
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "sizes: hpcc N=$hpcc_n, lammps ${lammps_cells}^3 cells x $lammps_steps steps, elk ${elk_k}^3 k-points"
 printf "%-8s %3s  %-18s %9s  %10s  %s\n" app np tools "wall (s)" "vs plain" "[min .. max] over rounds"
