@@ -27,13 +27,13 @@ final class AotCache {
 
     /** Why the installation's cache would not be used by ranks on {@code jdk}; empty when it would. */
     static Optional<String> unfit(Layout layout, Jdk jdk) {
-        return unfit(layout.aotCachePath(jdk.major()), layout.javaClasspath(), "", jdk);
+        return unfit(layout.aotCachePath(jdk.major()), layout.javaClasspath(), "", "runtime", jdk);
     }
 
     /** Why bin/jpmpi would not give the launcher's own cache to its JVM on {@code jdk}; empty when it would. */
     static Optional<String> unfitLauncher(Layout layout, Jdk jdk) {
         Path cache = layout.launcherAotCachePath(jdk.major());
-        Optional<String> unfit = unfit(cache, layout.launcherClasspath(), "launcher's ", jdk);
+        Optional<String> unfit = unfit(cache, layout.launcherClasspath(), "launcher's ", "launcher", jdk);
         if (unfit.isPresent()) {
             return unfit;
         }
@@ -53,7 +53,7 @@ final class AotCache {
         return Optional.empty();
     }
 
-    private static Optional<String> unfit(Path cache, String classpath, String whose, Jdk jdk) {
+    private static Optional<String> unfit(Path cache, String classpath, String whose, String jars, Jdk jdk) {
         if (jdk.major() < MIN_MAJOR) {
             return Optional.of("JDK " + jdk.major() + " has no AOT cache (JDK " + MIN_MAJOR + " or later does)");
         }
@@ -69,7 +69,7 @@ final class AotCache {
         String madeHome = info.getProperty(InstallLayout.AOT_JAVA_HOME_KEY, "");
         String madeFor = info.getProperty(InstallLayout.AOT_CLASSPATH_KEY, "");
         if (!madeFor.equals(classpath)) {
-            return Optional.of("the " + whose + "AOT cache was made for the jars at " + madeFor.split(":")[0]
+            return Optional.of("the " + whose + "AOT cache was made for the " + jars + " at " + madeFor.split(":")[0]
                     + " (the installation has moved since)");
         }
         if (!InstallCommand.real(Path.of(madeHome)).equals(InstallCommand.real(jdk.home()))) {
