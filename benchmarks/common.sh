@@ -20,3 +20,30 @@ case "$impl" in
         launch_np() { local n=$1; shift; local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
             mpiexec.hydra -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
 esac
+
+# build_noop_level TREE DIR: builds benchmarks/java-level's no-op Java level (NoopLevel, every
+# call straight down) against installation TREE's API into DIR and prints the jar's path.
+build_noop_level() {
+    local tree=$1 dir=$2 src="$root/benchmarks/java-level/src"
+    mkdir -p "$dir/classes"
+    "$JAVA_HOME/bin/javac" -Xlint:all -Werror -d "$dir/classes" -cp "$tree/share/jpmpi/java/runtime/jpmpi-layering.jar" \
+        "$src/io/jpmpi/benchmarks/NoopLevel.java"
+    cp -r "$src/META-INF" "$dir/classes/"
+    "$JAVA_HOME/bin/jar" cf "$dir/noop.jar" -C "$dir/classes" .
+    printf '%s\n' "$dir/noop.jar"
+}
+
+# compare_trees: the installations a benchmark measures side by side: A, the development one
+# (JPMPI_A=DIR: that one instead), and with JPMPI_B=DIR also B (e.g. a `jpmpi install --prefix` of
+# a build before a change). Sets trees (A, or A B), tree_a and jp[A], jp[B]: each one's bin/jpmpi.
+compare_trees() {
+    trees=(A)
+    tree_a=${JPMPI_A:-$JPMPI_TREE}
+    declare -gA jp=([A]="$tree_a/bin/jpmpi")
+    [[ -x "${jp[A]}" ]] || { echo "$0: JPMPI_A=$tree_a has no bin/jpmpi" >&2; exit 2; }
+    if [[ -n "${JPMPI_B:-}" ]]; then
+        [[ -x "$JPMPI_B/bin/jpmpi" ]] || { echo "$0: JPMPI_B=$JPMPI_B has no bin/jpmpi" >&2; exit 2; }
+        trees+=(B)
+        jp[B]="$JPMPI_B/bin/jpmpi"
+    fi
+}

@@ -36,10 +36,12 @@ JPMPI_MIN_JAVA=22
 # iproute2, util-linux and the Slurm packages: the multi-host tests' cluster, scripts/cluster.sh;
 # environment-modules: the site modulefile is loaded by a test; maven: Debian's Maven 3.8, with which a
 # `jpmpi new-tool` project must build too (NewToolIT); lua5.3 and Lmod's Lua modules: Lmod, which
-# conflicts with environment-modules as a package, is unpacked from its .deb by jpmpi_lmod_dir).
+# conflicts with environment-modules as a package, is unpacked from its .deb by jpmpi_lmod_dir);
+# hpcc, lammps and elk-lapw: real applications (Debian's Open MPI builds) whose results must not change
+# under jpmpi (dist's AppResultsIT) and which benchmarks/apps measures (~17 MB of packages).
 JPMPI_DEB_PACKAGES=(openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran g++ make unzip binutils chromium
     python3-mpi4py python3-numpy iproute2 util-linux slurm-wlm slurmctld slurmd slurm-client munge
-    environment-modules maven tcl lua5.3 lua-filesystem lua-posix lua-term lua-json)
+    environment-modules maven tcl lua5.3 lua-filesystem lua-posix lua-term lua-json hpcc lammps elk-lapw)
 
 : "${JPMPI_OPENMPI_MPICC:=mpicc.openmpi}"
 : "${JPMPI_OPENMPI_MPIRUN:=mpirun.openmpi}"
@@ -68,10 +70,16 @@ jpmpi_log() {
 # ("25.0.3", "17.0.15", "1.8.0_392", "22-ea"), from DIR/release or else from
 # DIR/bin/java -version. Returns 1 when neither says anything.
 _jpmpi_java_version() {
-    local dir=$1 v=""
+    local dir=$1 v="" line
+    local re='^JAVA_VERSION="?([^"]*)"?[[:space:]]*$'
     if [[ -r "$dir/release" ]]; then
-        v="$(sed -n 's/^JAVA_VERSION="\{0,1\}\([^"]*\)"\{0,1\}[[:space:]]*$/\1/p' "$dir/release" 2>/dev/null)" || v=""
-        v="${v%%$'\n'*}"
+        # read here, not with sed: bin/jpmpi comes this way on every command
+        while IFS= read -r line || [[ -n "$line" ]]; do
+            if [[ "$line" =~ $re ]]; then
+                v=${BASH_REMATCH[1]}
+                break
+            fi
+        done <"$dir/release"
     fi
     if [[ -z "$v" && -x "$dir/bin/java" ]]; then
         v="$("$dir/bin/java" -version 2>&1 | sed -n 's/^.* version "\([^"]*\)".*$/\1/p')" || v=""
@@ -118,7 +126,7 @@ _jpmpi_describe_jdk() {
 # jpmpi_find_jdk: export JAVA_HOME pointing at a complete JDK >= 22 and put
 # $JAVA_HOME/bin first on PATH. $JAVA_HOME wins if it qualifies; otherwise the
 # highest qualifying version under $JPMPI_JVM_DIRS (default /usr/lib/jvm), with a
-# note on stderr unless JPMPI_QUIET_JDK is set.
+# note on stderr unless JPMPI_QUIET_JDK is set; JPMPI_JDK_MAJOR (not exported) is its major version.
 jpmpi_find_jdk() {
     local min=$JPMPI_MIN_JAVA chosen="" chosen_version="" v major d root
     local -a roots=() candidates=() inventory=()
@@ -126,7 +134,6 @@ jpmpi_find_jdk() {
     local java_home_note="JAVA_HOME unset"
 
     if [[ -n "${JAVA_HOME:-}" ]]; then
-        java_home_note="JAVA_HOME=$JAVA_HOME is $(_jpmpi_describe_jdk "$JAVA_HOME")"
         if v="$(_jpmpi_java_version "$JAVA_HOME")" && major="$(_jpmpi_java_major "$v")" \
             && ((major >= min)) && [[ -z "$(_jpmpi_jdk_missing "$JAVA_HOME")" ]]; then
             chosen="$JAVA_HOME"
@@ -173,6 +180,10 @@ jpmpi_find_jdk() {
         fi
     fi
 
+    # what JAVA_HOME holds, said only when it is not used
+    if [[ -n "${JAVA_HOME:-}" && "$chosen" != "$JAVA_HOME" ]]; then
+        java_home_note="JAVA_HOME=$JAVA_HOME is $(_jpmpi_describe_jdk "$JAVA_HOME")"
+    fi
     if [[ -z "$chosen" ]]; then
         local where
         where="$(printf '%s; ' "${inventory[@]}")"
@@ -187,6 +198,8 @@ jpmpi_find_jdk() {
     fi
     JAVA_HOME="$chosen"
     export JAVA_HOME
+    # not exported: bin/jpmpi picks the launcher's AOT cache with it
+    JPMPI_JDK_MAJOR="$(_jpmpi_java_major "$chosen_version")"
     case ":$PATH:" in
         ":$JAVA_HOME/bin:"*) ;;
         *) PATH="$JAVA_HOME/bin:$PATH" ;;

@@ -17,11 +17,8 @@ runs=${2:-11}
 calls=${3:-2000000}
 rounds=${4:-21}
 hot=${HOT:-2000000}   # MPI_Comm_rank calls after MPI_Init before the second resident-set reading
-source "$root/scripts/lib.sh"
-jpmpi_allow_root
-jpmpi_find_jdk
-jpmpi_tree
-lib="$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so"
+# shellcheck source=../common.sh
+source "$root/benchmarks/common.sh"
 rt="$JPMPI_TREE/share/jpmpi/java/runtime"
 make -s -C "$root/benchmarks/dispatch" IMPL="$impl" >/dev/null
 case "$impl" in
@@ -30,12 +27,9 @@ case "$impl" in
     *) echo "usage: $0 [openmpi|mpich]" >&2; exit 2 ;;
 esac
 b="$here/target/$impl"
-mkdir -p "$b/classes"
+mkdir -p "$b"
 "$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$b/startup" "$here/startup.c"
-"$JAVA_HOME/bin/javac" -Xlint:all -Werror -d "$b/classes" -cp "$rt/jpmpi-layering.jar" \
-    "$here/src/io/jpmpi/benchmarks/NoopLevel.java"
-cp -r "$here/src/META-INF" "$b/classes/"
-"$JAVA_HOME/bin/jar" cf "$b/noop.jar" -C "$b/classes" .
+build_noop_level "$JPMPI_TREE" "$b" >/dev/null
 # The same level with typed handles (a record per call: benchmarks/README.md, "typed-handles/").
 mkdir -p "$b/typed"
 "$JAVA_HOME/bin/javac" -Xlint:all -Werror -d "$b/typed" -cp "$rt/jpmpi-layering.jar" \

@@ -99,6 +99,7 @@ class InstallTreeIT {
                 InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.JVM_OPTIONS,
                 InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.TRAINING_JAR,
                 InstallLayout.JAVA_LAUNCHER + "/jpmpi-tools-entry.jar", InstallLayout.JAVA_LAUNCHER + "/jpmpi-probe.jar",
+                InstallLayout.JAVA_LAUNCHER + "/" + InstallLayout.LAUNCHER_JVM_OPTIONS,
                 InstallLayout.JAVA_API + "/jpmpi-layering.jar", InstallLayout.JAVA_API + "/jpmpi-layering-sources.jar",
                 InstallLayout.JAVA_API + "/jpmpi-layering-javadoc.jar",
                 InstallLayout.JAVA_TOOLS + "/jpmpi-profile/jpmpi-profile.jar", InstallLayout.JAVA_TOOLS + "/jpmpi-hwc/jpmpi-hwc.jar",
@@ -172,6 +173,10 @@ class InstallTreeIT {
         assertEquals(0, moved.exit(), moved::describe);
         assertTrue(moved.out().lines().anyMatch(l -> l.startsWith("warn  the AOT cache was made for the runtime at "
                 + work.resolve("first")) && l.endsWith("-- fix: " + jpmpi + " aot")), moved::describe);
+        // the launcher's own cache too, which the moved bin/jpmpi left out quietly (the JVM would complain)
+        assertTrue(moved.out().lines().anyMatch(l -> l.startsWith("warn  the launcher's AOT cache was made for the"
+                + " launcher at " + work.resolve("first")) && l.endsWith("-- fix: " + jpmpi + " aot")), moved::describe);
+        assertFalse(moved.err().contains("AOT cache"), () -> "the launcher's JVM complained\n" + moved.describe());
         assertTrue(moved.out().contains("2-rank smoke run through a Java level"), moved::describe);
         assertNothingFromTheSourceTree(moved);
 
@@ -180,6 +185,7 @@ class InstallTreeIT {
         Result again = run(List.of(jpmpi, "doctor", "--no-smoke"), Map.of(), work, true);
         assertEquals(0, again.exit(), again::describe);
         assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    AOT cache for JDK ")), again::describe);
+        assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    launcher's AOT cache for JDK ")), again::describe);
         assertTrue(again.out().contains("jpmpi doctor: ready\n"), again::describe);
     }
 

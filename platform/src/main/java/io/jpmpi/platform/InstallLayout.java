@@ -16,7 +16,7 @@ package io.jpmpi.platform;
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
  * share/jpmpi/java/tools/&lt;tool&gt;/             the built-in Java levels (and the example's)
- * share/jpmpi/java/launcher/                 the launcher's jars
+ * share/jpmpi/java/launcher/                 the launcher's jars, its JVM options, its AOT cache
  * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
  * share/jpmpi/examples/                      example programs and tools (sources)
  * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
@@ -72,6 +72,14 @@ public final class InstallLayout {
     public static final String BUILD_DATE_KEY = "build.date";
 
     private InstallLayout() {
+    }
+
+    /** The launcher's JVM options, one per line, in {@link #JAVA_LAUNCHER} (bin/jpmpi and its AOT training). */
+    public static final String LAUNCHER_JVM_OPTIONS = "jvm.options";
+
+    /** The launcher's own AOT cache made for JDK {@code major}, in {@link #JAVA_LAUNCHER}. */
+    public static String launcherAotCache(int major) {
+        return "jpmpi-launcher-jdk" + major + ".aot";
     }
 
     /** The AOT cache made for JDK {@code major}, in {@link #JAVA_RUNTIME}. */

@@ -11,11 +11,12 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The AOT cache of the ranks' Java runtime (JDK 25 and later): made by a training run with the
- * ranks' own JVM options ({@link Layout#jvmOptions()}), for one JDK and one class path, which the
- * JVM checks; an info file beside it records both, so the dispatcher uses the cache only where it
- * fits (a moved installation, or ranks on another JDK, start without it, quietly) and doctor can
- * say why it does not.
+ * The AOT caches (JDK 25 and later) of the ranks' Java runtime and of the launcher's own JVM: each
+ * made by a training run with that JVM's own options ({@link Layout#jvmOptions()},
+ * {@link Layout#launcherJvmOptions()}), for one JDK and one class path, which the JVM checks; an
+ * info file beside it records both, so the dispatcher (bin/jpmpi for the launcher's) uses the cache
+ * only where it fits (a moved installation, or another JDK, start without it, quietly) and doctor
+ * can say why it does not.
  */
 final class AotCache {
     /** The first JDK whose AOT cache holds classes and their linkage. */
@@ -26,46 +27,89 @@ final class AotCache {
 
     /** Why the installation's cache would not be used by ranks on {@code jdk}; empty when it would. */
     static Optional<String> unfit(Layout layout, Jdk jdk) {
-        Path cache = layout.aotCachePath(jdk.major());
+        return unfit(layout.aotCachePath(jdk.major()), layout.javaClasspath(), "", "runtime", jdk);
+    }
+
+    /** Why bin/jpmpi would not give the launcher's own cache to its JVM on {@code jdk}; empty when it would. */
+    static Optional<String> unfitLauncher(Layout layout, Jdk jdk) {
+        Path cache = layout.launcherAotCachePath(jdk.major());
+        Optional<String> unfit = unfit(cache, layout.launcherClasspath(), "launcher's ", "launcher", jdk);
+        if (unfit.isPresent()) {
+            return unfit;
+        }
+        // as bin/jpmpi checks it: newer than the JDK's classes and every jar of the class path
+        List<Path> inputs = new ArrayList<>(List.of(jdk.home().resolve("lib/modules"),
+                layout.appDir().resolve("jpmpi-tools-entry.jar")));
+        try (var jars = Files.list(layout.appDir().resolve("lib"))) {
+            inputs.addAll(jars.sorted().toList());
+            for (Path p : inputs) {
+                if (Files.getLastModifiedTime(p).compareTo(Files.getLastModifiedTime(cache)) >= 0) {
+                    return Optional.of("the launcher's AOT cache is older than " + p);
+                }
+            }
+        } catch (IOException e) {
+            return Optional.of("cannot compare the launcher's AOT cache with its jars: " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> unfit(Path cache, String classpath, String whose, String jars, Jdk jdk) {
         if (jdk.major() < MIN_MAJOR) {
             return Optional.of("JDK " + jdk.major() + " has no AOT cache (JDK " + MIN_MAJOR + " or later does)");
         }
         if (!Files.isRegularFile(cache)) {
-            return Optional.of("there is no AOT cache for JDK " + jdk.major() + " (" + cache + ")");
+            return Optional.of("there is no " + whose + "AOT cache for JDK " + jdk.major() + " (" + cache + ")");
         }
         Properties info = new Properties();
         try (InputStream in = Files.newInputStream(info(cache))) {
             info.load(in);
         } catch (IOException e) {
-            return Optional.of("the AOT cache has no readable " + info(cache).getFileName());
+            return Optional.of("the " + whose + "AOT cache has no readable " + info(cache).getFileName());
         }
         String madeHome = info.getProperty(InstallLayout.AOT_JAVA_HOME_KEY, "");
         String madeFor = info.getProperty(InstallLayout.AOT_CLASSPATH_KEY, "");
-        if (!madeFor.equals(layout.javaClasspath())) {
-            return Optional.of("the AOT cache was made for the runtime at " + madeFor.split(":")[0]
+        if (!madeFor.equals(classpath)) {
+            return Optional.of("the " + whose + "AOT cache was made for the " + jars + " at " + madeFor.split(":")[0]
                     + " (the installation has moved since)");
         }
         if (!InstallCommand.real(Path.of(madeHome)).equals(InstallCommand.real(jdk.home()))) {
-            return Optional.of("the AOT cache was made with the JDK at " + madeHome + ", not " + jdk.home());
+            return Optional.of("the " + whose + "AOT cache was made with the JDK at " + madeHome + ", not " + jdk.home());
         }
         return Optional.empty();
     }
 
     /** Makes the cache for ranks on {@code jdk}, with the training run; returns the cache. */
     static Path make(Layout layout, Jdk jdk) throws JpmpiException {
-        if (jdk.major() < MIN_MAJOR) {
-            throw new JpmpiException(ExitCode.NO_JDK, "an AOT cache needs JDK " + MIN_MAJOR + " or later, not "
-                    + jdk.major() + " (" + jdk.home() + ")");
-        }
         Path cache = layout.aotCachePath(jdk.major());
-        List<String> command = new ArrayList<>(List.of(jdk.home().resolve("bin/java").toString(),
-                "@" + layout.jvmOptions(), "-XX:AOTCacheOutput=" + cache,
+        return train(jdk, cache, layout.javaClasspath(), List.of("@" + layout.jvmOptions(), "-XX:AOTCacheOutput=" + cache,
                 // classes and linkage only: the training's own method profiles would steer the
                 // compiler of every rank's per-call path (a JDK without the flag ignores it)
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-AOTRecordTraining",
                 // which classes the cache cannot hold (old class files, JFR events) is no news
                 "-Xlog:aot=error:stderr", "-cp", layout.javaClasspath(), "io.jpmpi.layering.runtime.Train",
                 layout.trainingJar().toString()));
+    }
+
+    /**
+     * Makes the launcher's own cache for bin/jpmpi on {@code jdk} (which uses it only where its info
+     * file names that JDK and bin/jpmpi's class path): the training ({@link LauncherTraining}) runs
+     * what {@code jpmpi run --tools profile} does, with the launcher's JVM options; returns the cache.
+     */
+    static Path makeLauncher(Layout layout, Jdk jdk) throws JpmpiException {
+        Path cache = layout.launcherAotCachePath(jdk.major());
+        return train(jdk, cache, layout.launcherClasspath(), List.of("@" + layout.launcherJvmOptions(),
+                "-XX:AOTCacheOutput=" + cache, "-Djpmpi.home=" + layout.home(), "-cp", layout.launcherClasspath(),
+                LauncherTraining.class.getName()));
+    }
+
+    /** Runs {@code jdk}'s java with {@code options} to make {@code cache}, then its info file. */
+    private static Path train(Jdk jdk, Path cache, String classpath, List<String> options) throws JpmpiException {
+        if (jdk.major() < MIN_MAJOR) {
+            throw new JpmpiException(ExitCode.NO_JDK, "an AOT cache needs JDK " + MIN_MAJOR + " or later, not "
+                    + jdk.major() + " (" + jdk.home() + ")");
+        }
+        List<String> command = new ArrayList<>(List.of(jdk.home().resolve("bin/java").toString()));
+        command.addAll(options);
         try {
             Files.deleteIfExists(info(cache));
             Files.deleteIfExists(cache);
@@ -85,17 +129,16 @@ final class AotCache {
             throw new JpmpiException(ExitCode.CANNOT_START, "the AOT training run failed (exit " + rc + "; its output"
                     + " is in " + log + "): " + String.join(" ", command));
         }
-        try (var files = Files.list(log)) {
-            for (Path f : files.toList()) {
+        try (var files = Files.walk(log)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(f);
             }
-            Files.delete(log);
         } catch (IOException e) {
             // a left-over temporary folder is no reason to fail an installation
         }
         String text = "# what " + cache.getFileName() + " was made for: the JVM uses it only with both\n"
                 + InstallLayout.AOT_JAVA_HOME_KEY + "=" + InstallCommand.real(jdk.home()) + "\n"
-                + InstallLayout.AOT_CLASSPATH_KEY + "=" + layout.javaClasspath() + "\n";
+                + InstallLayout.AOT_CLASSPATH_KEY + "=" + classpath + "\n";
         try {
             Files.writeString(info(cache), text);
         } catch (IOException e) {

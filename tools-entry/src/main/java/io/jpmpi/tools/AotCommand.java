@@ -6,12 +6,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jpmpi aot}: (re)makes this installation's AOT cache for the ranks' JDK, after the tree was
- * moved or the JDK changed ({@code jpmpi doctor} says when).
+ * {@code jpmpi aot}: (re)makes this installation's AOT caches (the ranks' runtime, the launcher's
+ * own JVM) for the ranks' JDK, after the tree was moved or the JDK changed ({@code jpmpi doctor}
+ * says when).
  */
 @Command(name = "aot", mixinStandardHelpOptions = true,
-        description = "Make the AOT cache of this installation's Java runtime for the ranks' JDK (25 or later), so"
-                + " that Java levels start fast.")
+        description = "Make the AOT caches of this installation's Java runtime and of the launcher's own JVM for the"
+                + " ranks' JDK (25 or later), so that Java levels and bin/jpmpi start fast.")
 public final class AotCommand implements Callable<Integer> {
     @Option(names = "--java-home", paramLabel = "JDK", description = "The ranks' JDK (default: JPMPI_JAVA_HOME, else"
             + " the JDK running jpmpi).")
@@ -31,8 +32,10 @@ public final class AotCommand implements Callable<Integer> {
         Path home = javaHome != null ? javaHome : Jdk.forRanks(ctx.env());
         Jdk jdk = Jdk.at(home).orElseThrow(() -> new JpmpiException(ExitCode.NO_JDK, "aot: " + home + " is not a JDK"));
         Path cache = AotCache.make(ctx.layout(), jdk);
+        Path launcher = AotCache.makeLauncher(ctx.layout(), jdk);
         if (!quiet) {
             ctx.note("AOT cache for JDK " + jdk.major() + ": " + cache);
+            ctx.note("launcher's AOT cache for JDK " + jdk.major() + ": " + launcher);
         }
         return ExitCode.OK.code;
     }

@@ -72,9 +72,10 @@ public final class InstallCommand implements Callable<Integer> {
                 + jdk.home() + " unless JPMPI_JAVA_HOME or JAVA_HOME says otherwise");
         if (noAot || jdk.major() < AotCache.MIN_MAJOR) {
             ctx.note("no AOT cache" + (noAot ? " (--no-aot)" : " (JDK " + jdk.major() + " has none; "
-                    + AotCache.MIN_MAJOR + " or later has)") + ": Java levels start slower");
+                    + AotCache.MIN_MAJOR + " or later has)") + ": Java levels and bin/jpmpi start slower");
         } else {
             ctx.note("AOT cache for JDK " + jdk.major() + ": " + AotCache.make(installed, jdk));
+            ctx.note("launcher's AOT cache for JDK " + jdk.major() + ": " + AotCache.makeLauncher(installed, jdk));
         }
         ctx.note("use it: " + to.resolve(InstallLayout.LAUNCHER_SCRIPT) + " run --tools profile -- mpirun ...; by hand:"
                 + " LD_PRELOAD=" + installed.dispatcher("<mpi>") + " with JPMPI_TOOLS_ENTRY (or --mca ompi_tools_entry)");

@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,12 +22,18 @@ import picocli.CommandLine;
 
 /** {@code jpmpi}: the top command; every subcommand is a class of its own. */
 @Command(name = "jpmpi", mixinStandardHelpOptions = true, versionProvider = JpmpiCommand.Version.class,
-        description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.",
-        subcommands = {RunCommand.class, DoctorCommand.class, FunctionsCommand.class, DemoCommand.class,
-                ConfigCommand.class, ReportCommand.class, MpitCommand.class, AccountingCommand.class,
-                InstallCommand.class, AotCommand.class, NewToolCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.")
 public final class JpmpiCommand implements Callable<Integer> {
+    /**
+     * The subcommands by name, in the order help lists them (each name is its class's
+     * {@code @Command} name: JpmpiCommandTest compares them).
+     */
+    static final Map<String, Class<?>> SUBCOMMANDS = subcommands(RunCommand.class, "run", DoctorCommand.class, "doctor",
+            FunctionsCommand.class, "functions", DemoCommand.class, "demo", ConfigCommand.class, "config",
+            ReportCommand.class, "report", MpitCommand.class, "mpit", AccountingCommand.class, "accounting",
+            InstallCommand.class, "install", AotCommand.class, "aot", NewToolCommand.class, "new-tool",
+            CommandLine.HelpCommand.class, "help");
+
     @Spec
     CommandSpec spec;
 
@@ -42,12 +51,30 @@ public final class JpmpiCommand implements Callable<Integer> {
 
     /** Runs {@code args}; returns the exit status. Output goes where {@code ctx} says. */
     public static int execute(Context ctx, String... args) {
-        CommandLine cl = commandLine(ctx);
+        CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : "");
         return cl.execute(args);
     }
 
-    /** The command tree, wired to {@code ctx}: help footers, error handlers, exit codes. */
+    private static Map<String, Class<?>> subcommands(Object... classAndName) {
+        Map<String, Class<?>> m = new LinkedHashMap<>();
+        for (int i = 0; i < classAndName.length; i += 2) {
+            m.put((String) classAndName[i + 1], (Class<?>) classAndName[i]);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The whole command tree, wired to {@code ctx}: help footers, error handlers, exit codes. */
     public static CommandLine commandLine(Context ctx) {
+        return commandLine(ctx, "");
+    }
+
+    /**
+     * The command tree for a command line whose first word is {@code first}: when that names a
+     * subcommand (other than help, which shows the others), the tree holds that one only, since
+     * picocli's model of every subcommand, made from their annotations, is the larger part of the
+     * launcher's start (benchmarks/README.md, "launcher/"); otherwise every subcommand.
+     */
+    static CommandLine commandLine(Context ctx, String first) {
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
         CommandLine.IFactory factory = new CommandLine.IFactory() {
             @Override
@@ -60,15 +87,24 @@ public final class JpmpiCommand implements Callable<Integer> {
             }
         };
         CommandLine cl = new CommandLine(new JpmpiCommand(ctx), factory);
+        boolean one = SUBCOMMANDS.containsKey(first) && !first.equals("help");
+        SUBCOMMANDS.forEach((name, cls) -> {
+            if (!one || name.equals(first)) {
+                cl.addSubcommand(name, cls);
+            }
+        });
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.getCommandSpec().usageMessage().footer(footer());
         // The environment and exit-status tables once, in jpmpi --help; each subcommand points there.
         cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().usageMessage().footer(SUB_FOOTER));
-        cl.getSubcommands().get("run").getCommandSpec().usageMessage().footer(builtinTools() + SUB_FOOTER);
-        // Whatever run does not know before `--` comes to it as a word, so that it can tell a missing
-        // `--` (mpirun's own options) from a mistyped option of its own.
-        cl.getSubcommands().get("run").setUnmatchedOptionsArePositionalParams(true);
+        CommandLine run = cl.getSubcommands().get("run");
+        if (run != null) {
+            run.getCommandSpec().usageMessage().footer(builtinTools() + SUB_FOOTER);
+            // Whatever run does not know before `--` comes to it as a word, so that it can tell a missing
+            // `--` (mpirun's own options) from a mistyped option of its own.
+            run.setUnmatchedOptionsArePositionalParams(true);
+        }
         cl.setParameterExceptionHandler(JpmpiCommand::badCommandLine);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             if (ex instanceof JpmpiException j) {

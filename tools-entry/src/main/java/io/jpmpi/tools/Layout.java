@@ -95,6 +95,24 @@ public record Layout(Path home) {
         return home.resolve(InstallLayout.JAVA_LAUNCHER);
     }
 
+    /**
+     * The launcher's class path, exactly as bin/jpmpi gives it to its JVM (the AOT cache of the
+     * launcher is made for this string, the wildcard unexpanded, and bin/jpmpi compares it).
+     */
+    public String launcherClasspath() {
+        return appDir().resolve("jpmpi-tools-entry.jar") + ":" + appDir().resolve("lib") + "/*";
+    }
+
+    /** The launcher's JVM options, one per line (bin/jpmpi and the launcher's AOT training). */
+    public Path launcherJvmOptions() {
+        return appDir().resolve(InstallLayout.LAUNCHER_JVM_OPTIONS);
+    }
+
+    /** Where the launcher's own AOT cache for JDK {@code major} is, made or not. */
+    public Path launcherAotCachePath(int major) {
+        return appDir().resolve(InstallLayout.launcherAotCache(major));
+    }
+
     /** The Java level doctor's smoke run goes through. */
     public Path probeJar() {
         return appDir().resolve("jpmpi-probe.jar");

@@ -36,6 +36,36 @@ class CommandLineTest {
     }
 
     @Test
+    void theSubcommandTableNamesEachClassByItsCommandName() {
+        Context ctx = new Context(Layout.current(), Map.of(), new java.io.PrintWriter(java.io.Writer.nullWriter()),
+                new java.io.PrintWriter(java.io.Writer.nullWriter()));
+        assertEquals(List.copyOf(JpmpiCommand.SUBCOMMANDS.keySet()),
+                List.copyOf(JpmpiCommand.commandLine(ctx).getSubcommands().keySet()));
+        JpmpiCommand.SUBCOMMANDS.forEach((name, cls) -> assertEquals(name,
+                cls.getAnnotation(picocli.CommandLine.Command.class).name(), cls::getName));
+        // a command line starting with a subcommand's name builds that one only (the launcher's start);
+        // help, an unknown word or an option build them all
+        for (String first : JpmpiCommand.SUBCOMMANDS.keySet()) {
+            var subs = JpmpiCommand.commandLine(ctx, first).getSubcommands().keySet();
+            assertEquals(first.equals("help") ? JpmpiCommand.SUBCOMMANDS.keySet() : java.util.Set.of(first), subs, first);
+        }
+        for (String first : List.of("", "--help", "rnu", "-V")) {
+            assertEquals(JpmpiCommand.SUBCOMMANDS.keySet(), JpmpiCommand.commandLine(ctx, first).getSubcommands().keySet(), first);
+        }
+    }
+
+    @Test
+    void helpOfASubcommandAndAnUnknownOneStillKnowEverySubcommand() {
+        Cli help = Cli.run("help", "report");
+        assertEquals(0, help.exit(), help::describe);
+        assertTrue(help.out().startsWith("Usage: jpmpi report"), help::describe);
+        Cli unknown = Cli.run("rnu", "--", "mpirun", "./a.out");
+        assertEquals(ExitCode.USAGE.code, unknown.exit(), unknown::describe);
+        assertTrue(unknown.err().contains("unknown subcommand 'rnu' (subcommands: " + String.join(", ",
+                JpmpiCommand.SUBCOMMANDS.keySet()) + ")"), unknown::describe);
+    }
+
+    @Test
     void runHelpListsTheBuiltInTools() {
         Cli r = Cli.run("run", "--help");
         for (String name : BuiltinTools.names()) {
