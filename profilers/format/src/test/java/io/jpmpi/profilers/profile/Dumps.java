@@ -70,6 +70,24 @@ public final class Dumps {
         return b.array();
     }
 
+    /**
+     * A version 1 dump as the recorder of version 2 writes it: a timing section after the figures
+     * (every call timed, no variance); the header's fields in place (impl and jobid are short enough
+     * for version 2's shorter fields, the step and timer ticks zero).
+     */
+    public static byte[] version2(byte[] v1) {
+        int statsEnd = Snapshot.HEADER + FUNCTIONS.length * Snapshot.NAME + FUNCTIONS.length * 6 * 8;
+        ByteBuffer in = ByteBuffer.wrap(v1).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer out = ByteBuffer.allocate(v1.length + FUNCTIONS.length * 16).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(v1, 0, statsEnd);
+        for (int f = 0; f < FUNCTIONS.length; f++) {
+            out.putLong(in.getLong(Snapshot.HEADER + FUNCTIONS.length * Snapshot.NAME + f * 6 * 8)).putDouble(0);
+        }
+        out.put(v1, statsEnd, v1.length - statsEnd);
+        out.putInt(8, 2);
+        return out.array();
+    }
+
     /** The dumps of all {@code size} ranks written to {@code dir}/ranks/rank-R.bin. */
     public static Path writeAll(Path dir, int size) throws IOException {
         Path ranks = Files.createDirectories(dir.resolve("ranks"));

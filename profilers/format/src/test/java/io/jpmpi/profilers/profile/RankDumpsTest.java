@@ -103,12 +103,15 @@ class RankDumpsTest {
     @Test
     void theTimersResolutionIsRankZeros() throws IOException {
         Path ranks = Dumps.writeAll(dir, RANKS);
-        ByteBuffer b = ByteBuffer.wrap(Dumps.dump(0, RANKS)).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(504, 24);
+        ByteBuffer b = ByteBuffer.wrap(Dumps.version2(Dumps.dump(0, RANKS))).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(240, 24); // version 2's timer_ticks (version 1 has none)
         Files.write(ranks.resolve("rank-0.bin"), b.array());
         assertEquals(24 / Dumps.TICKS_PER_SECOND, RankDumps.merge(dir).details().timerSeconds());
-        assertEquals("offset 504 (timer ticks): 2400001 ticks at 2.4E9 per second is more than 1 ms",
-                refused("rank-1.bin", x -> x.putLong(504, 2_400_001)));
+        ByteBuffer one = ByteBuffer.wrap(Dumps.version2(Dumps.dump(1, RANKS))).order(ByteOrder.LITTLE_ENDIAN);
+        one.putLong(240, 2_400_001);
+        Files.write(ranks.resolve("rank-1.bin"), one.array());
+        assertEquals("offset 240 (timer ticks): 2400001 ticks at 2.4E9 per second is more than 1 ms",
+                refused(ranks.resolve("rank-1.bin")));
     }
 
     @Test
