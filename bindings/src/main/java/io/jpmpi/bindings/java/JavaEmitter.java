@@ -448,12 +448,12 @@ public final class JavaEmitter {
         return TypeSpec.recordBuilder(self).addModifiers(Modifier.PUBLIC)
                 .recordConstructor(MethodSpec.constructorBuilder().addParameter(long.class, "handle").build())
                 .addJavadoc("An {@code $L} handle of the running MPI: the value C passes, as a {@code long} whatever the MPI's"
-                        + "\nwidth ($L bytes in Open MPI, $L in MPICH: pointers and ints), so one jar runs on both. The typed"
+                        + "\nwidth (a pointer in Open MPI; an int or a pointer in MPICH: {@link #bytes}), so one jar runs on both. The typed"
                         + "\nAPI makes these records around the values in each call and C2 removes them when the upcall"
                         + "\ninlines the interceptor; a record stored away is an ordinary object.\n"
                         + "<p>Equal values are equal records ({@link #equals}, {@link #hashCode}): compare with {@code equals},"
                         + "\nnot {@code ==}, e.g. {@code comm.equals(Constants.MPI_COMM_WORLD)}.\n"
-                        + "@param handle the handle's value (an int handle sign-extended)\n", type, "8", "4")
+                        + "@param handle the handle's value (an int handle sign-extended)\n", type)
                 .addType(width)
                 .addMethod(MethodSpec.methodBuilder("bytes").addModifiers(Modifier.PUBLIC, Modifier.STATIC).returns(int.class)
                         .addJavadoc("The size of one {@code $L} in the running MPI's memory (8 or 4).\n", type)
