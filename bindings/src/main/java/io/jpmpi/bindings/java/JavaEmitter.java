@@ -257,12 +257,12 @@ public final class JavaEmitter {
                     : CodeBlock.of("$N", result);
             CodeBlock back = isHandle(m.api().charAt(0)) ? CodeBlock.of("new $T($N)", m.returns(), result)
                     : CodeBlock.of("$N", result);
-            String unwrapped = unwrapped(m);
+            CodeBlock unwrapped = unwrapped(m);
             MethodSpec.Builder b = m.builder().addModifiers(Modifier.PUBLIC).addJavadoc("Calls {@code $L}.\n", f.name())
                     .addStatement("$T $N = targets.at($T.$N)", MemorySegment.class, target, FUNCTIONS, f.name())
                     .beginControlFlow("try")
                     .addStatement("$T $N = ($T) $N.HANDLE.invokeExact($N$L)", ret, result, ret, holder, target,
-                            unwrapped.isEmpty() ? "" : ", " + unwrapped)
+                            unwrapped.isEmpty() ? "" : CodeBlock.of(", $L", unwrapped))
                     .beginControlFlow("if (marks)")
                     .addStatement("$T.delivered($T.$N, $L)", CALL_MARKS, FUNCTIONS, f.name(), bits)
                     .nextControlFlow("else if (self)")
@@ -391,12 +391,12 @@ public final class JavaEmitter {
     }
 
     /** The arguments as the neutral types (the downcall's): each record unwrapped. */
-    private static String unwrapped(Method m) {
-        List<String> out = new ArrayList<>();
+    private static CodeBlock unwrapped(Method m) {
+        List<CodeBlock> out = new ArrayList<>();
         for (int i = 0; i < m.params().size(); i++) {
-            out.add(m.params().get(i) + (isHandle(m.api().charAt(i + 1)) ? ".handle()" : ""));
+            out.add(CodeBlock.of(isHandle(m.api().charAt(i + 1)) ? "$N.handle()" : "$N", m.params().get(i)));
         }
-        return String.join(", ", out);
+        return CodeBlock.join(out, ", ");
     }
 
     /** The arguments as the API's types (the interceptor's): a record made around each handle. */
