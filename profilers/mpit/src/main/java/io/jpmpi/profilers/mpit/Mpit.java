@@ -1,11 +1,5 @@
 package io.jpmpi.profilers.mpit;
 
-import io.jpmpi.layering.generated.MPI_Comm;
-import io.jpmpi.layering.generated.MPI_Group;
-import io.jpmpi.layering.generated.MPI_Info;
-import io.jpmpi.layering.generated.MPI_T_cvar_handle;
-import io.jpmpi.layering.generated.MPI_T_pvar_handle;
-import io.jpmpi.layering.generated.MPI_T_pvar_session;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -14,6 +8,12 @@ import io.jpmpi.layering.Around;
 import io.jpmpi.layering.Memory;
 import io.jpmpi.layering.MpiAbi;
 import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Group;
+import io.jpmpi.layering.generated.MPI_Info;
+import io.jpmpi.layering.generated.MPI_T_cvar_handle;
+import io.jpmpi.layering.generated.MPI_T_pvar_handle;
+import io.jpmpi.layering.generated.MPI_T_pvar_session;
 import io.jpmpi.layering.generated.MpiFunctions;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -69,6 +69,10 @@ public final class Mpit extends Around {
     private int region;
     final long[] calls = new long[MpiFunctions.COUNT + 1];
     private long counter;
+    /**
+     * The report's names of the communicators and windows alive, by handle value ({@code .handle()}
+     * of an MPI_Comm or MPI_Win): one shape for both, as MPI_T's bind kinds treat them alike.
+     */
     final Map<Long, String> comms = new HashMap<>();
     final Map<Long, String> wins = new HashMap<>();
     private int commSerial;
