@@ -30,12 +30,6 @@ b="$here/target/$impl"
 mkdir -p "$b"
 "$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$b/startup" "$here/startup.c"
 build_noop_level "$JPMPI_TREE" "$b" >/dev/null
-# The same level with typed handles (a record per call: benchmarks/README.md, "typed-handles/").
-mkdir -p "$b/typed"
-"$JAVA_HOME/bin/javac" -Xlint:all -Werror -d "$b/typed" -cp "$rt/jpmpi-layering.jar" \
-    "$here/typed/io/jpmpi/benchmarks/NoopTypedLevel.java"
-cp -r "$here/typed/META-INF" "$b/typed/"
-"$JAVA_HOME/bin/jar" cf "$b/noop-typed.jar" -C "$b/typed" .
 # The dispatcher finds the runtime and its AOT cache in the installation it belongs to.
 java_env=("JAVA_HOME=$JAVA_HOME")
 case "$impl" in
@@ -48,8 +42,6 @@ percall="$root/benchmarks/dispatch/target/$impl/percall"
 for ((i = 1; i <= runs; i++)); do
     cmd=("$percall" "java-noop-level" "$calls" "$rounds")
     launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "${java_env[@]}" >>"$out"
-    cmd=("$percall" "java-noop-typed" "$calls" "$rounds")
-    launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop-typed.jar" "${java_env[@]}" >>"$out"
     cmd=("$b/startup" none "$hot"); launch "LD_PRELOAD=$lib" >>"$out"
     cmd=("$b/startup" java-plain "$hot"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "JPMPI_JAVA_AOT=" "${java_env[@]}" >>"$out"
     cmd=("$b/startup" java-aot "$hot"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/noop.jar" "${java_env[@]}" >>"$out"
@@ -63,7 +55,7 @@ function med(text,    arr, m, i, j, t) {
     lo = arr[1]; hi = arr[m]
     return (m % 2) ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
 }
-($1 == "java-noop-level" || $1 == "java-noop-typed") && $3 != "bottom" { k = $1 " " $2 " " $3; d[k] = d[k] " " ($6 + 0); n[k] = n[k] " " ($4 + 0) }
+$1 == "java-noop-level" && $3 != "bottom" { k = $1 " " $2 " " $3; d[k] = d[k] " " ($6 + 0); n[k] = n[k] " " ($4 + 0) }
 $1 == "startup" {
     split($3, a, "="); split($4, r, "="); split($5, an, "="); split($6, fi, "="); split($7, hr, "=")
     ms[$2] = ms[$2] " " a[2]; kb[$2] = kb[$2] " " r[2]; anon[$2] = anon[$2] " " an[2]; file[$2] = file[$2] " " fi[2]

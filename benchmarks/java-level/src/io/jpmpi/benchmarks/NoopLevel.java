@@ -1,6 +1,7 @@
 package io.jpmpi.benchmarks;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
 
 /**
  * The cheapest Java level there is: it overrides the two functions benchmarks/dispatch/percall.c
@@ -9,12 +10,12 @@ import io.jpmpi.layering.Interceptor;
  */
 public final class NoopLevel extends Interceptor {
     @Override
-    public int MPI_Comm_rank(long comm, long rank) {
+    public int MPI_Comm_rank(MPI_Comm comm, long rank) {
         return pmpi().MPI_Comm_rank(comm, rank);
     }
 
     @Override
-    public int MPI_Iprobe(int source, int tag, long comm, long flag, long status) {
+    public int MPI_Iprobe(int source, int tag, MPI_Comm comm, long flag, long status) {
         return pmpi().MPI_Iprobe(source, tag, comm, flag, status);
     }
 }

@@ -8,9 +8,13 @@ import io.jpmpi.layering.runtime.Internal;
  * A Java interceptor: one level of the PMPI chain of an unmodified MPI program.
  *
  * <p>Override the MPI functions you want to see, with the C name and one Java parameter per C
- * parameter (handles and pointers are {@code long}, see {@link Memory}); call {@link #pmpi()} to
- * pass the call on to the next level (the C {@code PMPI_X}), and return what it returns. Functions
- * you do not override cost nothing: jpmpi installs an upcall only for overridden methods.
+ * parameter: a handle is the record of its C type ({@code MPI_Comm}, {@code MPI_Datatype}, ... of
+ * {@code io.jpmpi.layering.generated}, so a datatype passed for a communicator does not compile),
+ * a pointer is its address as a {@code long} (see {@link Memory}; a handle stored there is read
+ * with e.g. {@code MPI_Comm.read(address)}); call {@link #pmpi()} to pass the call on to the next
+ * level (the C {@code PMPI_X}), and return what it returns. Functions you do not override cost
+ * nothing: jpmpi installs an upcall only for overridden methods. Handle records are compared with
+ * {@code equals}, never {@code ==}.
  *
  * <p>Two ways down, never to be mixed up: {@link #pmpi()} passes on <em>the call you
  * intercepted</em>; {@link #library()} (and the helpers of {@link #level()}) is for <em>your own
@@ -24,7 +28,7 @@ import io.jpmpi.layering.runtime.Internal;
  *     private final LongAdder bytes = new LongAdder();
  *
  *     @Override
- *     public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+ *     public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
  *         bytes.add((long) count * level().typeSize(datatype));   // own work: the library
  *         return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm); // the call: the next level
  *     }

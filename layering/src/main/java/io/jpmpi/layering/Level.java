@@ -1,11 +1,11 @@
 package io.jpmpi.layering;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
 import io.jpmpi.layering.generated.Mpi;
-import io.jpmpi.layering.runtime.Abi;
 import io.jpmpi.layering.runtime.CallMarks;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
@@ -64,21 +64,21 @@ public final class Level {
     }
 
     /** MPI_Type_size of a datatype handle. */
-    public int typeSize(long datatype) {
+    public int typeSize(MPI_Datatype datatype) {
         MemorySegment out = CallMarks.state().scratch;
         check(library.MPI_Type_size(datatype, out.address()), "MPI_Type_size");
         return out.get(JAVA_INT, 0);
     }
 
     /** MPI_Comm_rank. */
-    public int commRank(long comm) {
+    public int commRank(MPI_Comm comm) {
         MemorySegment out = CallMarks.state().scratch;
         check(library.MPI_Comm_rank(comm, out.address()), "MPI_Comm_rank");
         return out.get(JAVA_INT, 0);
     }
 
     /** MPI_Comm_size. */
-    public int commSize(long comm) {
+    public int commSize(MPI_Comm comm) {
         MemorySegment out = CallMarks.state().scratch;
         check(library.MPI_Comm_size(comm, out.address()), "MPI_Comm_size");
         return out.get(JAVA_INT, 0);
@@ -90,7 +90,7 @@ public final class Level {
     }
 
     /** MPI_Get_count of a status (an address, see {@link Status}) for a datatype. */
-    public int count(long status, long datatype) {
+    public int count(long status, MPI_Datatype datatype) {
         MemorySegment out = CallMarks.state().scratch;
         check(library.MPI_Get_count(status, datatype, out.address()), "MPI_Get_count");
         return out.get(JAVA_INT, 0);
@@ -107,40 +107,28 @@ public final class Level {
      * MPI_Comm_dup in the library: a communicator of the tool's own (collective over comm), so its
      * traffic never mixes with the application's. Free it with {@link #freeComm}.
      */
-    public long dupComm(long comm) {
+    public MPI_Comm dupComm(MPI_Comm comm) {
         MemorySegment out = CallMarks.state().scratch;
         check(library.MPI_Comm_dup(comm, out.address()), "MPI_Comm_dup");
-        return readHandle(out, "MPI_Comm");
+        return MPI_Comm.read(out.address());
     }
 
     /**
      * MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED) in the library: the processes of comm that
      * share memory with this one (one node). Collective over comm; free it with {@link #freeComm}.
      */
-    public long sharedMemoryComm(long comm) {
+    public MPI_Comm sharedMemoryComm(MPI_Comm comm) {
         MemorySegment out = CallMarks.state().scratch;
         check(library.MPI_Comm_split_type(comm, Constants.MPI_COMM_TYPE_SHARED, 0, Constants.MPI_INFO_NULL,
                 out.address()), "MPI_Comm_split_type");
-        return readHandle(out, "MPI_Comm");
+        return MPI_Comm.read(out.address());
     }
 
     /** MPI_Comm_free of a communicator this level made (collective). */
-    public void freeComm(long comm) {
+    public void freeComm(MPI_Comm comm) {
         MemorySegment in = CallMarks.state().scratch;
-        writeHandle(in, "MPI_Comm", comm);
+        comm.write(in.address());
         check(library.MPI_Comm_free(in.address()), "MPI_Comm_free");
-    }
-
-    private static long readHandle(MemorySegment at, String type) {
-        return Abi.handleSize(type) == 8 ? at.get(JAVA_LONG, 0) : at.get(JAVA_INT, 0);
-    }
-
-    private static void writeHandle(MemorySegment at, String type, long handle) {
-        if (Abi.handleSize(type) == 8) {
-            at.set(JAVA_LONG, 0, handle);
-        } else {
-            at.set(JAVA_INT, 0, (int) handle);
-        }
     }
 
     /** MPI_Wtime of the library. */

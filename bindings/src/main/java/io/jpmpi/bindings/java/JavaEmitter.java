@@ -7,8 +7,10 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.WildcardTypeName;
 import io.jpmpi.platform.Settings;
 import io.jpmpi.specs.MpiConstants;
 import io.jpmpi.specs.MpiFunction;
@@ -40,10 +42,17 @@ import javax.lang.model.element.Modifier;
  *   <li>{@code Upcalls}: per MPI function, what its upcall stub runs - the interceptor's override,
  *       the lifecycle callbacks around MPI_Init/MPI_Finalize, and fault containment (a plain
  *       try/catch, so installing a stub composes few method handles and the JVM starts fast);</li>
- *   <li>{@code Constants}: the predefined handles and constants of the running MPI.</li>
+ *   <li>{@code Constants}: the predefined handles and constants of the running MPI;</li>
+ *   <li>one record per handle type ({@code MPI_Comm}, {@code MPI_Datatype}, ...: the C names, so the
+ *       methods read as the C prototypes and no name clashes with java.lang or java.io), holding the
+ *       handle as a {@code long} whatever the MPI's width.</li>
  * </ul>
- * Handles are {@code long} in all of them, whatever the MPI's ABI: one jar runs everywhere. So are
- * pointers (addresses): nothing is allocated to pass a call through.
+ * The interceptor API (InterceptorMethods, AroundMethods, Mpi, Constants) is typed: a datatype
+ * passed for a communicator does not compile. Below it, the upcall adapters and the downcalls carry
+ * the neutral types (handles as {@code long}): the adapter makes the records, the downcall unwraps
+ * them, and because each adapter is bound to its interceptor (JavaLevel), C2 inlines the override
+ * and the records never exist on the heap (benchmarks/README.md, "typed-handles/"). Pointers are
+ * addresses ({@code long}): nothing is allocated to pass a call through. One jar runs everywhere.
  */
 public final class JavaEmitter {
     public static final String PACKAGE = "io.jpmpi.layering.generated";
@@ -77,8 +86,12 @@ public final class JavaEmitter {
     /** Relative path → source text. */
     public Map<String, String> emit() {
         Map<String, String> files = new LinkedHashMap<>();
-        for (TypeSpec type : List.of(functions(), interceptorMethods(), aroundMethods(), mpi(), upcalls(), constantsClass(),
-                variables())) {
+        List<TypeSpec> types = new ArrayList<>(List.of(functions(), interceptorMethods(), aroundMethods(), mpi(), upcalls(),
+                constantsClass(), variables()));
+        for (String handleType : constants.handleTypes()) {
+            types.add(handleRecord(handleType));
+        }
+        for (TypeSpec type : types) {
             JavaFile file = JavaFile.builder(PACKAGE, type).addFileComment(HEADER).skipJavaLangImports(true)
                     .indent("    ").build();
             files.put(PACKAGE.replace('.', '/') + "/" + type.name() + ".java", file.toString());
@@ -106,6 +119,8 @@ public final class JavaEmitter {
         t.addField(joined("NAMES", "The C name of each id.", functions.stream().map(MpiFunction::name).toList()));
         t.addField(joined("NEUTRAL", "The neutral shape of each id (handles as J); \"-\" for MPI_Pcontrol.",
                 functions.stream().map(f -> f.isVarargs() ? "-" : signatures.neutral(f)).toList()));
+        t.addField(joined("API", "The API shape of each id (a handle's letter where every MPI agrees on its type); \"-\""
+                + " for MPI_Pcontrol.", functions.stream().map(f -> f.isVarargs() ? "-" : signatures.api(f)).toList()));
         CodeBlock.Builder impls = CodeBlock.builder();
         List<String> ids = List.copyOf(spec.implementations().keySet());
         t.addField(FieldSpec.builder(String[].class, "IMPLEMENTATIONS", Modifier.STATIC, Modifier.FINAL)
@@ -143,10 +158,26 @@ public final class JavaEmitter {
                 .returns(String.class).addParameter(int.class, "id")
                 .addJavadoc("The neutral shape of function {@code id}: the types of its Java methods.\n")
                 .addStatement("return NEUTRAL[id]").build());
+        t.addMethod(MethodSpec.methodBuilder("api").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(String.class).addParameter(int.class, "id")
+                .addJavadoc("The API shape of function {@code id}: the types of the interceptor API's method (a"
+                        + " lower-case\nletter is the record of that handle type, see {@link #handleClass}).\n")
+                .addStatement("return API[id]").build());
         t.addMethod(MethodSpec.methodBuilder("handleType").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .returns(String.class).addParameter(char.class, "code")
                 .addJavadoc("The C handle type of a lower-case shape code.\n")
                 .addStatement("return HANDLE_TYPES[code - 'a']").build());
+        CodeBlock.Builder classes = CodeBlock.builder();
+        for (String h : constants.handleTypes()) {
+            classes.add("case '$L' -> $T.class;\n", (char) ('a' + constants.handleTypes().indexOf(h)), handleClass(h));
+        }
+        t.addMethod(MethodSpec.methodBuilder("handleClass").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(ParameterizedTypeName.get(ClassName.get(Class.class), WildcardTypeName.subtypeOf(Object.class)))
+                .addParameter(char.class, "code")
+                .addJavadoc("The record of a lower-case shape code's handle type (its Java type in the API).\n")
+                .addCode("return switch (code) {\n$>$L", classes.build())
+                .addCode("default -> throw new $T(\"no handle type \" + code);\n$<};\n", IllegalArgumentException.class)
+                .build());
         return t.build();
     }
 
@@ -218,23 +249,26 @@ public final class JavaEmitter {
                     .addField(FieldSpec.builder(MethodHandle.class, "HANDLE", Modifier.STATIC, Modifier.FINAL)
                             .initializer("$T.handle($T.$N)", DOWNCALLS, FUNCTIONS, f.name()).build())
                     .build());
-            TypeName ret = m.returns();
+            TypeName ret = javaType(m.neutral().charAt(0));
             String target = m.names().newName("target");
             String result = m.names().newName("result");
             String failure = m.names().newName("failure");
             CodeBlock bits = ret.equals(TypeName.DOUBLE) ? CodeBlock.of("$T.doubleToRawLongBits($N)", Double.class, result)
                     : CodeBlock.of("$N", result);
+            CodeBlock back = isHandle(m.api().charAt(0)) ? CodeBlock.of("new $T($N)", m.returns(), result)
+                    : CodeBlock.of("$N", result);
+            CodeBlock unwrapped = unwrapped(m);
             MethodSpec.Builder b = m.builder().addModifiers(Modifier.PUBLIC).addJavadoc("Calls {@code $L}.\n", f.name())
                     .addStatement("$T $N = targets.at($T.$N)", MemorySegment.class, target, FUNCTIONS, f.name())
                     .beginControlFlow("try")
                     .addStatement("$T $N = ($T) $N.HANDLE.invokeExact($N$L)", ret, result, ret, holder, target,
-                            m.arguments().isEmpty() ? "" : ", " + m.arguments())
+                            unwrapped.isEmpty() ? "" : CodeBlock.of(", $L", unwrapped))
                     .beginControlFlow("if (marks)")
                     .addStatement("$T.delivered($T.$N, $L)", CALL_MARKS, FUNCTIONS, f.name(), bits)
                     .nextControlFlow("else if (self)")
                     .addStatement("$T.leftSelf()", CALL_MARKS)
                     .endControlFlow()
-                    .addStatement("return $N", result)
+                    .addStatement("return $L", back)
                     .nextControlFlow("catch ($T $N)", Throwable.class, failure)
                     .beginControlFlow("if (self)")
                     .addStatement("$T.leftSelf()", CALL_MARKS)
@@ -258,14 +292,17 @@ public final class JavaEmitter {
             String start = m.names().newName("start");
             String result = m.names().newName("result");
             String failure = m.names().newName("failure");
-            TypeName ret = m.returns();
+            TypeName ret = javaType(m.neutral().charAt(0));
             TypeName box = ret.box();
             MethodSpec.Builder b = MethodSpec.methodBuilder(f.name()).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-                    .returns(ret).addJavadoc("The upcall of {@code $L}.\n", f.name())
+                    .returns(ret).addJavadoc("The upcall of {@code $L}: the neutral types in, the records made for the"
+                            + " interceptor.\n", f.name())
                     .addParameter(INTERCEPTOR_METHODS, it).addParameter(UPCALL_SITE, site);
-            m.builder().build().parameters().forEach(b::addParameter);
+            for (int i = 0; i < m.params().size(); i++) {
+                b.addParameter(javaType(m.neutral().charAt(i + 1)), m.params().get(i));
+            }
             b.addStatement("long $N = $N.start()", start, site).beginControlFlow("try");
-            String call = f.name() + "(" + m.arguments() + ")";
+            CodeBlock call = CodeBlock.of("$N($L)$L", f.name(), wrapped(m), isHandle(m.api().charAt(0)) ? ".handle()" : "");
             switch (f.name()) {
                 case "MPI_Init", "MPI_Init_thread" -> b.addStatement("$T $N = $N.$L", ret, result, it, call)
                         .addStatement("$N.afterInit($N)", site, result).addStatement("return $N", result);
@@ -284,7 +321,8 @@ public final class JavaEmitter {
     private TypeSpec constantsClass() {
         TypeSpec.Builder t = TypeSpec.classBuilder("Constants").addModifiers(Modifier.PUBLIC, Modifier.FINAL)
                 .addJavadoc("Predefined handles and constants of the running MPI, read from its dispatcher at start-up"
-                        + "\n(handles and addresses as {@code long}; a constant this MPI lacks holds {@code Abi.MISSING}).\n")
+                        + "\n(handles as their type's record, e.g. {@code MPI_COMM_WORLD} an {@link MPI_Comm}; addresses as"
+                        + "\n{@code long}; a constant this MPI lacks holds {@code Abi.MISSING}, in a record for a handle).\n")
                 .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
         for (Map.Entry<String, String> e : constants.typeOfConstant().entrySet()) {
             String name = e.getKey();
@@ -295,7 +333,8 @@ public final class JavaEmitter {
             } else if (type.equals(MpiConstants.ADDRESS)) {
                 f = FieldSpec.builder(long.class, name).initializer("$T.address($S)", ABI, name);
             } else {
-                f = FieldSpec.builder(long.class, name).initializer("$T.handle($S)", ABI, name);
+                f = FieldSpec.builder(handleClass(type), name).initializer("new $T($T.handle($S))", handleClass(type), ABI,
+                        name);
             }
             t.addField(f.addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
                     .addJavadoc("{@code $L} ($L$L).\n", name, type,
@@ -325,14 +364,18 @@ public final class JavaEmitter {
         return t.build();
     }
 
-    /** A method's signature in neutral Java types, with safe parameter names. */
-    private record Method(MethodSpec.Builder builder, TypeName returns, String arguments, NameAllocator names) {
+    /**
+     * A method's signature in the API's types (handles as their records), with safe parameter names;
+     * {@code api} and {@code neutral} are its shapes, {@code params} the parameter names in order.
+     */
+    private record Method(MethodSpec.Builder builder, TypeName returns, String arguments, NameAllocator names, String api,
+                          String neutral, List<String> params) {
     }
 
     private Method method(MpiFunction f) {
-        String shape = signatures.neutral(f);
+        String api = signatures.api(f);
         NameAllocator names = new NameAllocator();
-        TypeName ret = javaType(shape.charAt(0));
+        TypeName ret = apiType(api.charAt(0));
         MethodSpec.Builder b = MethodSpec.methodBuilder(f.name()).returns(ret);
         List<String> args = new ArrayList<>();
         int i = 1;
@@ -341,12 +384,36 @@ public final class JavaEmitter {
                 continue;
             }
             String name = names.newName(p.name(), p);
-            b.addParameter(ParameterSpec.builder(javaType(shape.charAt(i++)), name).build());
+            b.addParameter(ParameterSpec.builder(apiType(api.charAt(i++)), name).build());
             args.add(name);
         }
-        return new Method(b, ret, String.join(", ", args), names);
+        return new Method(b, ret, String.join(", ", args), names, api, signatures.neutral(f), args);
     }
 
+    /** The arguments as the neutral types (the downcall's): each record unwrapped. */
+    private static CodeBlock unwrapped(Method m) {
+        List<CodeBlock> out = new ArrayList<>();
+        for (int i = 0; i < m.params().size(); i++) {
+            out.add(CodeBlock.of(isHandle(m.api().charAt(i + 1)) ? "$N.handle()" : "$N", m.params().get(i)));
+        }
+        return CodeBlock.join(out, ", ");
+    }
+
+    /** The arguments as the API's types (the interceptor's): a record made around each handle. */
+    private CodeBlock wrapped(Method m) {
+        List<CodeBlock> out = new ArrayList<>();
+        for (int i = 0; i < m.params().size(); i++) {
+            char c = m.api().charAt(i + 1);
+            out.add(isHandle(c) ? CodeBlock.of("new $T($N)", apiType(c), m.params().get(i)) : CodeBlock.of("$N", m.params().get(i)));
+        }
+        return CodeBlock.join(out, ", ");
+    }
+
+    private static boolean isHandle(char code) {
+        return Character.isLowerCase(code);
+    }
+
+    /** The Java type of a neutral shape code. */
     private static TypeName javaType(char code) {
         return switch (code) {
             case 'I' -> TypeName.INT;
@@ -357,6 +424,66 @@ public final class JavaEmitter {
         };
     }
 
+    /** The Java type of an API shape code: a handle's record, else as neutral. */
+    private TypeName apiType(char code) {
+        return isHandle(code) ? handleClass(constants.handleTypes().get(code - 'a')) : javaType(code);
+    }
+
+    private static ClassName handleClass(String handleType) {
+        return ClassName.get(PACKAGE, handleType);
+    }
+
+    /**
+     * The record of one handle type. Java's equality and hash are the handle's (two records of one
+     * value are one MPI object, as C compares handles); toString shows the value in hex.
+     */
+    private TypeSpec handleRecord(String type) {
+        ClassName self = handleClass(type);
+        ClassName memory = ClassName.get(RUNTIME, "HandleMemory");
+        TypeSpec width = TypeSpec.classBuilder("Width").addModifiers(Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+                .addJavadoc("Read when first needed (the running MPI's ABI is known by then).\n")
+                .addField(FieldSpec.builder(int.class, "BYTES", Modifier.STATIC, Modifier.FINAL)
+                        .initializer("$T.handleSize($S)", ABI, type).build())
+                .build();
+        return TypeSpec.recordBuilder(self).addModifiers(Modifier.PUBLIC)
+                .recordConstructor(MethodSpec.constructorBuilder().addParameter(long.class, "handle").build())
+                .addJavadoc("An {@code $L} handle of the running MPI: the value C passes, as a {@code long} whatever the MPI's"
+                        + "\nwidth (a pointer in Open MPI; an int or a pointer in MPICH: {@link #bytes}), so one jar runs on both. The typed"
+                        + "\nAPI makes these records around the values in each call and C2 removes them when the upcall"
+                        + "\ninlines the interceptor; a record stored away is an ordinary object.\n"
+                        + "<p>Equal values are equal records ({@link #equals}, {@link #hashCode}): compare with {@code equals},"
+                        + "\nnot {@code ==}, e.g. {@code comm.equals(Constants.MPI_COMM_WORLD)}.\n"
+                        + "@param handle the handle's value (an int handle sign-extended)\n", type)
+                .addType(width)
+                .addMethod(MethodSpec.methodBuilder("bytes").addModifiers(Modifier.PUBLIC, Modifier.STATIC).returns(int.class)
+                        .addJavadoc("The size of one {@code $L} in the running MPI's memory (8 or 4).\n", type)
+                        .addStatement("return Width.BYTES").build())
+                .addMethod(MethodSpec.methodBuilder("read").addModifiers(Modifier.PUBLIC, Modifier.STATIC).returns(self)
+                        .addParameter(long.class, "address")
+                        .addJavadoc("The handle stored at {@code address} (an out-parameter after the call, e.g. the new"
+                                + "\ncommunicator of MPI_Comm_dup), in the running MPI's width.\n")
+                        .addStatement("return new $T($T.read(Width.BYTES, address))", self, memory).build())
+                .addMethod(MethodSpec.methodBuilder("read").addModifiers(Modifier.PUBLIC, Modifier.STATIC).returns(self)
+                        .addParameter(long.class, "address").addParameter(int.class, "index")
+                        .addJavadoc("Element {@code index} of an array of handles at {@code address} (e.g. the requests of"
+                                + "\nMPI_Waitall), in the running MPI's width.\n")
+                        .addStatement("return new $T($T.read(Width.BYTES, address + (long) Width.BYTES * index))", self,
+                                memory).build())
+                .addMethod(MethodSpec.methodBuilder("write").addModifiers(Modifier.PUBLIC).addParameter(long.class, "address")
+                        .addJavadoc("Stores this handle at {@code address}, in the running MPI's width.\n")
+                        .addStatement("$T.write(Width.BYTES, address, handle)", memory).build())
+                .addMethod(MethodSpec.methodBuilder("write").addModifiers(Modifier.PUBLIC).addParameter(long.class, "address")
+                        .addParameter(int.class, "index")
+                        .addJavadoc("Stores this handle as element {@code index} of an array at {@code address}.\n")
+                        .addStatement("$T.write(Width.BYTES, address + (long) Width.BYTES * index, handle)", memory).build())
+                .addMethod(MethodSpec.methodBuilder("toString").addModifiers(Modifier.PUBLIC).addAnnotation(Override.class)
+                        .returns(String.class).addJavadoc("{@code $L(0x...)}: the value in hex (an int handle's 32 bits).\n",
+                                type)
+                        .addStatement("return $S + (handle == (int) handle ? $T.toHexString((int) handle) : $T.toHexString(handle))"
+                                + " + $S", type + "(0x", Integer.class, Long.class, ")").build())
+                .build();
+    }
+
     private CodeBlock javadoc(MpiFunction f) {
         CodeBlock.Builder d = CodeBlock.builder();
         String impl = f.implementations().get(0);
@@ -365,7 +492,8 @@ public final class JavaEmitter {
         d.add("<p>Category $L$L; in $L.\n", f.category().toString().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                 f.largeCount() ? ", large-count form of {@code " + f.base() + "}" : "",
                 String.join(", ", f.implementations()));
-        d.add("Handles are {@code long} whatever the MPI's ABI; pointers are addresses ({@code long}, 0 for NULL).\n");
+        d.add("Handles are records of their type (a {@code long} inside, whatever the MPI's width); pointers are"
+                + " addresses\n({@code long}, 0 for NULL).\n");
         for (Parameter p : f.parameters()) {
             if (p.isVarargs()) {
                 continue;

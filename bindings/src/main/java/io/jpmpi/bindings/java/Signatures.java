@@ -41,6 +41,21 @@ public final class Signatures {
 
     /** The neutral shape over all implementations of {@code f}: handles and mixed integers widen to J. */
     public String neutral(MpiFunction f) {
+        StringBuilder n = new StringBuilder(api(f));
+        for (int i = 0; i < n.length(); i++) {
+            if (Character.isLowerCase(n.charAt(i))) {
+                n.setCharAt(i, 'J');
+            }
+        }
+        return n.toString();
+    }
+
+    /**
+     * The API shape over all implementations of {@code f}: like the neutral shape, but a handle type
+     * that every implementation agrees on stays its letter (a handle in one and an integer in another
+     * widens to J).
+     */
+    public String api(MpiFunction f) {
         List<String> shapes = new ArrayList<>();
         for (String impl : f.implementations()) {
             shapes.add(shape(f, impl));
@@ -54,7 +69,7 @@ public final class Signatures {
                 }
                 c = widen(c, s.charAt(i), f.name());
             }
-            n.append(Character.isLowerCase(c) ? 'J' : c);
+            n.append(c);
         }
         return n.toString();
     }

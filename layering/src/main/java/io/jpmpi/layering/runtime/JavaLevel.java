@@ -178,7 +178,7 @@ final class JavaLevel {
             Interceptor it = interceptors.get(i);
             Class<?> c = it.getClass();
             List<Method> own = ownMethods(c);
-            boolean[] over = overridden(own);
+            boolean[] over = overridden(c, own);
             for (int id = 0; id < MpiFunctions.COUNT; id++) {
                 over[id] = over[id] && it.intercepts(id);
             }
@@ -254,8 +254,12 @@ final class JavaLevel {
         return own;
     }
 
-    /** Which MPI functions these methods override (the API's names and types). */
-    private static boolean[] overridden(List<Method> own) {
+    /**
+     * Which MPI functions these methods of class {@code c} override (the API's names and types). A
+     * method with the handles as {@code long} (a class compiled against jpmpi before typed handles)
+     * overrides nothing: it is named in one line, and the call passes through untouched.
+     */
+    private boolean[] overridden(Class<?> c, List<Method> own) {
         boolean[] over = new boolean[MpiFunctions.COUNT];
         java.util.Map<String, Integer> ids = LevelTable.ids();
         for (Method m : own) {
@@ -263,9 +267,16 @@ final class JavaLevel {
             if (id == null) {
                 continue;
             }
-            MethodType t = Shapes.neutralType(MpiFunctions.neutral(id));
+            MethodType t = Shapes.apiType(MpiFunctions.api(id));
             if (Arrays.equals(m.getParameterTypes(), t.parameterArray()) && m.getReturnType() == t.returnType()) {
                 over[id] = true;
+            } else if (!MpiFunctions.api(id).equals(MpiFunctions.neutral(id))
+                    && m.getReturnType() == Shapes.neutralType(MpiFunctions.neutral(id)).returnType()
+                    && Arrays.equals(m.getParameterTypes(), Shapes.neutralType(MpiFunctions.neutral(id)).parameterArray())) {
+                report(c.getName() + "." + m.getName() + " takes its handles as long, as jpmpi's API did before typed"
+                        + " handles: it overrides nothing and is not called; rebuild the tool against this jpmpi ("
+                        + Shapes.apiType(MpiFunctions.api(id)).parameterList().stream().map(Class::getSimpleName)
+                        .collect(java.util.stream.Collectors.joining(", ", "(", ")")) + ")");
             }
         }
         return over;

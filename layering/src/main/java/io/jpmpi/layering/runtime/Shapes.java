@@ -12,7 +12,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * Shapes (see io.jpmpi.bindings.java.Signatures) turned into FFM descriptors for the running MPI
- * and into the neutral Java method types of the interceptor API. Pointers travel as 64-bit
+ * and into the Java method types of the upcalls and downcalls (neutral: handles as long) and of the
+ * interceptor API (handles as their records). Pointers travel as 64-bit
  * integers (the same registers as a pointer in the C ABIs jpmpi runs on), so nothing is
  * allocated to pass them; a handle is an int or a 64-bit value as the running MPI defines it.
  */
@@ -50,13 +51,26 @@ final class Shapes {
         return descriptor(shape).toMethodType();
     }
 
-    /** The types of the interceptor API's method for a neutral shape. */
+    /** The types of the upcall adapters and downcalls for a neutral shape (handles as long). */
     static MethodType neutralType(String neutral) {
         Class<?>[] args = new Class<?>[neutral.length() - 1];
         for (int i = 1; i < neutral.length(); i++) {
             args[i - 1] = neutralClass(neutral.charAt(i));
         }
         return MethodType.methodType(neutralClass(neutral.charAt(0)), args);
+    }
+
+    /** The types of the interceptor API's method for an API shape (handles as their records). */
+    static MethodType apiType(String api) {
+        Class<?>[] args = new Class<?>[api.length() - 1];
+        for (int i = 1; i < api.length(); i++) {
+            args[i - 1] = apiClass(api.charAt(i));
+        }
+        return MethodType.methodType(apiClass(api.charAt(0)), args);
+    }
+
+    private static Class<?> apiClass(char code) {
+        return Character.isLowerCase(code) ? MpiFunctions.handleClass(code) : neutralClass(code);
     }
 
     private static Class<?> neutralClass(char code) {

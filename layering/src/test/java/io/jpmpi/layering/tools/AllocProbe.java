@@ -1,6 +1,8 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -22,7 +24,7 @@ public final class AllocProbe extends Interceptor {
     private long bytes = -1;
 
     @Override
-    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+    public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
         calls++;
         if (calls >= WARMUP && calls <= WARMUP + WINDOWS * MEASURE && (calls - WARMUP) % MEASURE == 0) {
             long now = THREADS.getCurrentThreadAllocatedBytes();

@@ -1,6 +1,9 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_Op;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -43,31 +46,31 @@ public final class CountLevel extends Interceptor {
     }
 
     @Override
-    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+    public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
         send.increment();
         return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
     }
 
     @Override
-    public int MPI_Recv(long buf, int count, long datatype, int source, int tag, long comm, long status) {
+    public int MPI_Recv(long buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, long status) {
         recv.increment();
         return pmpi().MPI_Recv(buf, count, datatype, source, tag, comm, status);
     }
 
     @Override
-    public int MPI_Barrier(long comm) {
+    public int MPI_Barrier(MPI_Comm comm) {
         barrier.increment();
         return pmpi().MPI_Barrier(comm);
     }
 
     @Override
-    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
+    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
         allreduce.increment();
         return pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
 
     @Override
-    public int MPI_Comm_rank(long comm, long rank) {
+    public int MPI_Comm_rank(MPI_Comm comm, long rank) {
         commRank.increment();
         return pmpi().MPI_Comm_rank(comm, rank);
     }

@@ -1,6 +1,8 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
@@ -17,7 +19,7 @@ public final class Faulty extends Interceptor {
     private long sends;
 
     @Override
-    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+    public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
         sends++;
         switch (MODE) {
             case "before" -> throw new IllegalStateException("injected before the call");

@@ -1,6 +1,9 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_Op;
 
 /**
  * A Java level whose code raises floating-point status flags (inexact, underflow, denormal) in
@@ -24,13 +27,13 @@ public final class FpNoise extends Interceptor {
     }
 
     @Override
-    public int MPI_Comm_rank(long comm, long rank) {
+    public int MPI_Comm_rank(MPI_Comm comm, long rank) {
         noise();
         return pmpi().MPI_Comm_rank(comm, rank);
     }
 
     @Override
-    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
+    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
         noise();
         return pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }

@@ -1,6 +1,9 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_Op;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,13 +49,13 @@ public final class GcStress extends Interceptor {
     }
 
     @Override
-    public int MPI_Isend(long buf, int count, long datatype, int dest, int tag, long comm, long request) {
+    public int MPI_Isend(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, long request) {
         stress();
         return pmpi().MPI_Isend(buf, count, datatype, dest, tag, comm, request);
     }
 
     @Override
-    public int MPI_Irecv(long buf, int count, long datatype, int source, int tag, long comm, long request) {
+    public int MPI_Irecv(long buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, long request) {
         stress();
         return pmpi().MPI_Irecv(buf, count, datatype, source, tag, comm, request);
     }
@@ -64,13 +67,13 @@ public final class GcStress extends Interceptor {
     }
 
     @Override
-    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
+    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
         stress();
         return pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
 
     @Override
-    public int MPI_Bcast(long buffer, int count, long datatype, int root, long comm) {
+    public int MPI_Bcast(long buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
         stress();
         return pmpi().MPI_Bcast(buffer, count, datatype, root, comm);
     }

@@ -1,6 +1,8 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +41,7 @@ public final class LogLevel extends Interceptor {
     }
 
     @Override
-    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+    public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
         log("enter", "MPI_Send");
         int rc = pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
         log("exit", "MPI_Send");
@@ -47,7 +49,7 @@ public final class LogLevel extends Interceptor {
     }
 
     @Override
-    public int MPI_Recv(long buf, int count, long datatype, int source, int tag, long comm, long status) {
+    public int MPI_Recv(long buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, long status) {
         log("enter", "MPI_Recv");
         int rc = pmpi().MPI_Recv(buf, count, datatype, source, tag, comm, status);
         log("exit", "MPI_Recv");
@@ -55,7 +57,7 @@ public final class LogLevel extends Interceptor {
     }
 
     @Override
-    public int MPI_Barrier(long comm) {
+    public int MPI_Barrier(MPI_Comm comm) {
         log("enter", "MPI_Barrier");
         int rc = pmpi().MPI_Barrier(comm);
         log("exit", "MPI_Barrier");

@@ -1,6 +1,8 @@
 package io.jpmpi.layering.tools;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
 
 /**
  * Starts a thread of its own after MPI_Init that throws and does not catch
@@ -24,7 +26,7 @@ public final class ThreadThrower extends Interceptor {
     }
 
     @Override
-    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+    public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
         sends++;
         return pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
     }

@@ -1,6 +1,9 @@
 package io.jpmpi.tools.probe;
 
 import io.jpmpi.layering.Interceptor;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_Op;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -18,14 +21,14 @@ public final class ProbeLevel extends Interceptor {
     }
 
     @Override
-    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
+    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
         allreduce.incrementAndGet();
         intSize = level().typeSize(datatype);
         return pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
 
     @Override
-    public int MPI_Barrier(long comm) {
+    public int MPI_Barrier(MPI_Comm comm) {
         barrier.incrementAndGet();
         return pmpi().MPI_Barrier(comm);
     }

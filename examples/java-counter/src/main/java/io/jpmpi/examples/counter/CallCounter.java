@@ -3,6 +3,9 @@ package io.jpmpi.examples.counter;
 import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.Status;
 import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_Op;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -105,21 +108,21 @@ public final class CallCounter extends Interceptor {
     // ---- point to point ----
 
     @Override
-    public int MPI_Send(long buf, int count, long datatype, int dest, int tag, long comm) {
+    public int MPI_Send(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
         int rc = pmpi().MPI_Send(buf, count, datatype, dest, tag, comm);
         record(SEND, BYTES_SENT, rc, count, datatype);
         return rc;
     }
 
     @Override
-    public int MPI_Isend(long buf, int count, long datatype, int dest, int tag, long comm, long request) {
+    public int MPI_Isend(long buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, long request) {
         int rc = pmpi().MPI_Isend(buf, count, datatype, dest, tag, comm, request);
         record(ISEND, BYTES_SENT, rc, count, datatype);
         return rc;
     }
 
     @Override
-    public int MPI_Recv(long buf, int count, long datatype, int source, int tag, long comm, long status) {
+    public int MPI_Recv(long buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, long status) {
         int rc = pmpi().MPI_Recv(buf, count, datatype, source, tag, comm, status);
         if (recording) {
             counts.incrementAndGet(RECV);
@@ -141,7 +144,7 @@ public final class CallCounter extends Interceptor {
     }
 
     @Override
-    public int MPI_Irecv(long buf, int count, long datatype, int source, int tag, long comm, long request) {
+    public int MPI_Irecv(long buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, long request) {
         int rc = pmpi().MPI_Irecv(buf, count, datatype, source, tag, comm, request);
         record(IRECV, BYTES_RECV, rc, count, datatype); // an upper bound, see the class comment
         return rc;
@@ -150,28 +153,28 @@ public final class CallCounter extends Interceptor {
     // ---- collectives ----
 
     @Override
-    public int MPI_Bcast(long buffer, int count, long datatype, int root, long comm) {
+    public int MPI_Bcast(long buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
         int rc = pmpi().MPI_Bcast(buffer, count, datatype, root, comm);
         record(BCAST, BYTES_COLL, rc, count, datatype);
         return rc;
     }
 
     @Override
-    public int MPI_Reduce(long sendbuf, long recvbuf, int count, long datatype, long op, int root, long comm) {
+    public int MPI_Reduce(long sendbuf, long recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
         int rc = pmpi().MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
         record(REDUCE, BYTES_COLL, rc, count, datatype);
         return rc;
     }
 
     @Override
-    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, long datatype, long op, long comm) {
+    public int MPI_Allreduce(long sendbuf, long recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
         int rc = pmpi().MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
         record(ALLREDUCE, BYTES_COLL, rc, count, datatype);
         return rc;
     }
 
     @Override
-    public int MPI_Barrier(long comm) {
+    public int MPI_Barrier(MPI_Comm comm) {
         int rc = pmpi().MPI_Barrier(comm);
         if (recording) {
             counts.incrementAndGet(BARRIER);
@@ -180,7 +183,7 @@ public final class CallCounter extends Interceptor {
     }
 
     /** One call of counter {@code call}, and its bytes in counter {@code bytes}, while recording. */
-    private void record(int call, int bytes, int rc, int count, long datatype) {
+    private void record(int call, int bytes, int rc, int count, MPI_Datatype datatype) {
         if (recording) {
             counts.incrementAndGet(call);
             addBytes(bytes, rc, count, datatype);
@@ -193,7 +196,7 @@ public final class CallCounter extends Interceptor {
      * MPI_DATATYPE_NULL with count 0) is never passed to MPI_Type_size, whose failure would be a
      * fault of this level.
      */
-    private void addBytes(int slot, int rc, int count, long datatype) {
+    private void addBytes(int slot, int rc, int count, MPI_Datatype datatype) {
         if (rc == Constants.MPI_SUCCESS && count > 0) {
             counts.addAndGet(slot, (long) count * level().typeSize(datatype));
         }

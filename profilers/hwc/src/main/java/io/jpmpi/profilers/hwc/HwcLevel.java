@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.CLevels;
@@ -48,7 +49,7 @@ public final class HwcLevel extends Interceptor {
             return;
         }
         HwcLibrary lib = found.get();
-        long comm = level().dupComm(Constants.MPI_COMM_WORLD);
+        MPI_Comm comm = level().dupComm(Constants.MPI_COMM_WORLD);
         try (Arena arena = Arena.ofConfined()) {
             run(arena, lib, comm);
         } finally {
@@ -56,7 +57,7 @@ public final class HwcLevel extends Interceptor {
         }
     }
 
-    private void run(Arena arena, HwcLibrary lib, long comm) {
+    private void run(Arena arena, HwcLibrary lib, MPI_Comm comm) {
         Mpi mpi = level().library();
         int rank = level().commRank(comm);
         int size = level().commSize(comm);
@@ -166,7 +167,7 @@ public final class HwcLevel extends Interceptor {
         return m;
     }
 
-    private static long bcast(Arena arena, Mpi mpi, long comm, long v) {
+    private static long bcast(Arena arena, Mpi mpi, MPI_Comm comm, long v) {
         MemorySegment m = longs(arena, new long[] {v});
         check(mpi.MPI_Bcast(m.address(), 1, Constants.MPI_LONG_LONG, 0, comm), "MPI_Bcast");
         return m.get(JAVA_LONG, 0);

@@ -78,7 +78,7 @@ final class Listing {
             b.append(String.format(Locale.ROOT, "%-4s %5d %-44s %-13s %-10s %-22s %-12s %-9s %s%s%n",
                     v.kind() == Variable.Kind.PVAR ? "pvar" : "cvar", v.index(), v.name(),
                     v.kind() == Variable.Kind.PVAR ? v.className() : v.scopeName(), v.bindName().replace("mpi_", ""),
-                    v.type().mpiName + (v.enumtype() != io.jpmpi.layering.generated.Constants.MPI_T_ENUM_NULL ? "(enum)"
+                    v.type().mpiName + (!v.enumtype().equals(io.jpmpi.layering.generated.Constants.MPI_T_ENUM_NULL) ? "(enum)"
                             : ""), v.verbosityName(), flags, gone ? "[before MPI_Init only] " : "",
                     v.description().replaceAll("\\s+", " ")));
         }

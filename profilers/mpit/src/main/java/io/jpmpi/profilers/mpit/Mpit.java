@@ -6,9 +6,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jpmpi.layering.Around;
 import io.jpmpi.layering.Memory;
-import io.jpmpi.layering.generated.Constants;
-import io.jpmpi.layering.generated.MpiFunctions;
 import io.jpmpi.layering.MpiAbi;
+import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Group;
+import io.jpmpi.layering.generated.MPI_Info;
+import io.jpmpi.layering.generated.MPI_T_cvar_handle;
+import io.jpmpi.layering.generated.MPI_T_pvar_handle;
+import io.jpmpi.layering.generated.MPI_T_pvar_session;
+import io.jpmpi.layering.generated.MpiFunctions;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +58,7 @@ public final class Mpit extends Around {
     private Options options;
     private String optionsError;
     private Tools tools;
-    private long session;
+    private MPI_T_pvar_session session;
     private boolean active;
     private volatile boolean reading;
     /** Known performance variables by index (null where an index is not valid). */
@@ -63,6 +69,10 @@ public final class Mpit extends Around {
     private int region;
     final long[] calls = new long[MpiFunctions.COUNT + 1];
     private long counter;
+    /**
+     * The report's names of the communicators and windows alive, by handle value ({@code .handle()}
+     * of an MPI_Comm or MPI_Win): one shape for both, as MPI_T's bind kinds treat them alike.
+     */
     final Map<Long, String> comms = new HashMap<>();
     final Map<Long, String> wins = new HashMap<>();
     private int commSerial;
@@ -167,10 +177,10 @@ public final class Mpit extends Around {
             pvarsAfterInit = discover(); // MPIs register more variables as components open at init
             watchUnbound();
             object.fill((byte) 0);
-            comms.put(Constants.MPI_COMM_WORLD, "MPI_COMM_WORLD");
-            comms.put(Constants.MPI_COMM_SELF, "MPI_COMM_SELF");
-            bind(Constants.MPI_T_BIND_MPI_COMM, Constants.MPI_COMM_WORLD, "MPI_Comm");
-            bind(Constants.MPI_T_BIND_MPI_COMM, Constants.MPI_COMM_SELF, "MPI_Comm");
+            comms.put(Constants.MPI_COMM_WORLD.handle(), "MPI_COMM_WORLD");
+            comms.put(Constants.MPI_COMM_SELF.handle(), "MPI_COMM_SELF");
+            bind(Constants.MPI_T_BIND_MPI_COMM, Constants.MPI_COMM_WORLD.handle(), "MPI_Comm");
+            bind(Constants.MPI_T_BIND_MPI_COMM, Constants.MPI_COMM_SELF.handle(), "MPI_Comm");
             regions.add("from MPI_Init");
             readAll(-1, -1); // the baseline
             if (level().worldRank() == 0) {
@@ -309,47 +319,47 @@ public final class Mpit extends Around {
     // ---- objects ---------------------------------------------------------------------------------
 
     @Override
-    public int MPI_Comm_dup(long comm, long newcomm) {
+    public int MPI_Comm_dup(MPI_Comm comm, long newcomm) {
         return comm(MpiFunctions.MPI_Comm_dup, () -> pmpi().MPI_Comm_dup(comm, newcomm), newcomm, "dup", comm);
     }
 
     @Override
-    public int MPI_Comm_dup_with_info(long comm, long info, long newcomm) {
+    public int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, long newcomm) {
         return comm(MpiFunctions.MPI_Comm_dup_with_info, 
                 () -> pmpi().MPI_Comm_dup_with_info(comm, info, newcomm),
                 newcomm, "dup", comm);
     }
 
     @Override
-    public int MPI_Comm_create(long comm, long group, long newcomm) {
+    public int MPI_Comm_create(MPI_Comm comm, MPI_Group group, long newcomm) {
         return comm(MpiFunctions.MPI_Comm_create, 
                 () -> pmpi().MPI_Comm_create(comm, group, newcomm),
                 newcomm, "create", comm);
     }
 
     @Override
-    public int MPI_Comm_create_group(long comm, long group, int tag, long newcomm) {
+    public int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, long newcomm) {
         return comm(MpiFunctions.MPI_Comm_create_group, 
                 () -> pmpi().MPI_Comm_create_group(comm, group, tag, newcomm),
                 newcomm, "create_group", comm);
     }
 
     @Override
-    public int MPI_Comm_split(long comm, int color, int key, long newcomm) {
+    public int MPI_Comm_split(MPI_Comm comm, int color, int key, long newcomm) {
         return comm(MpiFunctions.MPI_Comm_split, 
                 () -> pmpi().MPI_Comm_split(comm, color, key, newcomm),
                 newcomm, "split", comm);
     }
 
     @Override
-    public int MPI_Comm_split_type(long comm, int splitType, int key, long info, long newcomm) {
+    public int MPI_Comm_split_type(MPI_Comm comm, int splitType, int key, MPI_Info info, long newcomm) {
         return comm(MpiFunctions.MPI_Comm_split_type, 
                 () -> pmpi().MPI_Comm_split_type(comm, splitType, key, info, newcomm),
                 newcomm, "split_type", comm);
     }
 
     @Override
-    public int MPI_Intercomm_create(long localComm, int localLeader, long peerComm, int remoteLeader, int tag,
+    public int MPI_Intercomm_create(MPI_Comm localComm, int localLeader, MPI_Comm peerComm, int remoteLeader, int tag,
             long newintercomm) {
         return comm(MpiFunctions.MPI_Intercomm_create, 
                 () -> pmpi().MPI_Intercomm_create(localComm, localLeader, peerComm, remoteLeader, tag, newintercomm),
@@ -357,44 +367,44 @@ public final class Mpit extends Around {
     }
 
     @Override
-    public int MPI_Intercomm_merge(long intercomm, int high, long newintracomm) {
+    public int MPI_Intercomm_merge(MPI_Comm intercomm, int high, long newintracomm) {
         return comm(MpiFunctions.MPI_Intercomm_merge, 
                 () -> pmpi().MPI_Intercomm_merge(intercomm, high, newintracomm),
                 newintracomm, "intercomm_merge", intercomm);
     }
 
     @Override
-    public int MPI_Cart_create(long commOld, int ndims, long dims, long periods, int reorder, long commCart) {
+    public int MPI_Cart_create(MPI_Comm commOld, int ndims, long dims, long periods, int reorder, long commCart) {
         return comm(MpiFunctions.MPI_Cart_create, 
                 () -> pmpi().MPI_Cart_create(commOld, ndims, dims, periods, reorder, commCart),
                 commCart, "cart_create", commOld);
     }
 
     @Override
-    public int MPI_Cart_sub(long comm, long remainDims, long newcomm) {
+    public int MPI_Cart_sub(MPI_Comm comm, long remainDims, long newcomm) {
         return comm(MpiFunctions.MPI_Cart_sub, 
                 () -> pmpi().MPI_Cart_sub(comm, remainDims, newcomm),
                 newcomm, "cart_sub", comm);
     }
 
     @Override
-    public int MPI_Graph_create(long commOld, int nnodes, long index, long edges, int reorder, long commGraph) {
+    public int MPI_Graph_create(MPI_Comm commOld, int nnodes, long index, long edges, int reorder, long commGraph) {
         return comm(MpiFunctions.MPI_Graph_create, 
                 () -> pmpi().MPI_Graph_create(commOld, nnodes, index, edges, reorder, commGraph),
                 commGraph, "graph_create", commOld);
     }
 
     @Override
-    public int MPI_Dist_graph_create(long commOld, int n, long sources, long degrees, long destinations, long weights,
-            long info, int reorder, long commDistGraph) {
+    public int MPI_Dist_graph_create(MPI_Comm commOld, int n, long sources, long degrees, long destinations, long weights,
+            MPI_Info info, int reorder, long commDistGraph) {
         return comm(MpiFunctions.MPI_Dist_graph_create, 
                 () -> pmpi().MPI_Dist_graph_create(commOld, n, sources, degrees, destinations, weights, info, reorder, commDistGraph),
                 commDistGraph, "dist_graph_create", commOld);
     }
 
     @Override
-    public int MPI_Dist_graph_create_adjacent(long commOld, int indegree, long sources, long sourceweights,
-            int outdegree, long destinations, long destweights, long info, int reorder, long commDistGraph) {
+    public int MPI_Dist_graph_create_adjacent(MPI_Comm commOld, int indegree, long sources, long sourceweights,
+            int outdegree, long destinations, long destweights, MPI_Info info, int reorder, long commDistGraph) {
         return comm(MpiFunctions.MPI_Dist_graph_create_adjacent, 
                 () -> pmpi().MPI_Dist_graph_create_adjacent(commOld, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, commDistGraph),
                 commDistGraph, "dist_graph_create_adjacent", commOld);
@@ -411,28 +421,28 @@ public final class Mpit extends Around {
     }
 
     @Override
-    public int MPI_Win_create(long base, long size, int dispUnit, long info, long comm, long win) {
+    public int MPI_Win_create(long base, long size, int dispUnit, MPI_Info info, MPI_Comm comm, long win) {
         return win(MpiFunctions.MPI_Win_create, 
                 () -> pmpi().MPI_Win_create(base, size, dispUnit, info, comm, win),
                 win, comm);
     }
 
     @Override
-    public int MPI_Win_allocate(long size, int dispUnit, long info, long comm, long baseptr, long win) {
+    public int MPI_Win_allocate(long size, int dispUnit, MPI_Info info, MPI_Comm comm, long baseptr, long win) {
         return win(MpiFunctions.MPI_Win_allocate, 
                 () -> pmpi().MPI_Win_allocate(size, dispUnit, info, comm, baseptr, win),
                 win, comm);
     }
 
     @Override
-    public int MPI_Win_allocate_shared(long size, int dispUnit, long info, long comm, long baseptr, long win) {
+    public int MPI_Win_allocate_shared(long size, int dispUnit, MPI_Info info, MPI_Comm comm, long baseptr, long win) {
         return win(MpiFunctions.MPI_Win_allocate_shared, 
                 () -> pmpi().MPI_Win_allocate_shared(size, dispUnit, info, comm, baseptr, win),
                 win, comm);
     }
 
     @Override
-    public int MPI_Win_create_dynamic(long info, long comm, long win) {
+    public int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, long win) {
         return win(MpiFunctions.MPI_Win_create_dynamic, 
                 () -> pmpi().MPI_Win_create_dynamic(info, comm, win),
                 win, comm);
@@ -448,15 +458,15 @@ public final class Mpit extends Around {
     }
 
     /** Runs a call that makes a communicator at {@code at} (from {@code parent}, by {@code how}). */
-    private int comm(int id, IntSupplier call, long at, String how, long parent) {
-        return made(id, call, Constants.MPI_T_BIND_MPI_COMM, "MPI_Comm", Constants.MPI_COMM_NULL, at, comms,
-                () -> "comm " + (++commSerial) + " (" + how + " of " + comms.getOrDefault(parent, "?") + ")");
+    private int comm(int id, IntSupplier call, long at, String how, MPI_Comm parent) {
+        return made(id, call, Constants.MPI_T_BIND_MPI_COMM, "MPI_Comm", Constants.MPI_COMM_NULL.handle(), at, comms,
+                () -> "comm " + (++commSerial) + " (" + how + " of " + comms.getOrDefault(parent.handle(), "?") + ")");
     }
 
     /** Runs a call that makes a window at {@code at} over {@code comm}. */
-    private int win(int id, IntSupplier call, long at, long comm) {
-        return made(id, call, Constants.MPI_T_BIND_MPI_WIN, "MPI_Win", Constants.MPI_WIN_NULL, at, wins,
-                () -> "win " + (++winSerial) + " (on " + comms.getOrDefault(comm, "?") + ")");
+    private int win(int id, IntSupplier call, long at, MPI_Comm comm) {
+        return made(id, call, Constants.MPI_T_BIND_MPI_WIN, "MPI_Win", Constants.MPI_WIN_NULL.handle(), at, wins,
+                () -> "win " + (++winSerial) + " (on " + comms.getOrDefault(comm.handle(), "?") + ")");
     }
 
     /**
@@ -584,7 +594,7 @@ public final class Mpit extends Around {
 
     private void allocate(Variable v, long objectAddress, String label, long objectHandle) {
         int[] count = new int[1];
-        long h;
+        MPI_T_pvar_handle h;
         try {
             h = tools.allocPvar(session, v.index(), objectAddress, count);
         } catch (Tools.MpiTException e) {
@@ -642,7 +652,7 @@ public final class Mpit extends Around {
             return v.name() + ": scope " + v.scopeName() + ", the MPI does not let it be set";
         }
         int[] count = new int[1];
-        long h;
+        MPI_T_cvar_handle h;
         try {
             h = tools.allocCvar(v.index(), count);
         } catch (Tools.MpiTException e) {
@@ -656,7 +666,7 @@ public final class Mpit extends Around {
             String old = show(v, before, n);
             if (!encode(v, text, value, n)) {
                 return v.name() + ": '" + text + "' is not a " + v.type().mpiName + " value"
-                        + (v.enumtype() != Constants.MPI_T_ENUM_NULL ? " (items: " + String.join(", ",
+                        + (!v.enumtype().equals(Constants.MPI_T_ENUM_NULL) ? " (items: " + String.join(", ",
                                 tools.enumItems(v.enumtype())) + ")" : "");
             }
             tools.writeCvar(h, value.address());
@@ -685,7 +695,7 @@ public final class Mpit extends Around {
             return true;
         }
         String t = text;
-        if (v.enumtype() != Constants.MPI_T_ENUM_NULL) {
+        if (!v.enumtype().equals(Constants.MPI_T_ENUM_NULL)) {
             for (String item : tools.enumItems(v.enumtype())) {
                 int eq = item.indexOf('=');
                 if (item.substring(eq + 1).equalsIgnoreCase(text)) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.jpmpi.layering.Level;
 import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.MpiFunctions;
 import io.jpmpi.layering.generated.Variables;
@@ -109,7 +110,7 @@ final class Results {
     /** Every rank: gathers the results to rank 0, which writes them. Collective over MPI_COMM_WORLD. */
     static void publish(Mpit m, Level level) {
         Mpi mpi = level.library();
-        long comm;
+        MPI_Comm comm;
         try {
             comm = level.dupComm(Constants.MPI_COMM_WORLD);
         } catch (RuntimeException e) {
@@ -180,7 +181,7 @@ final class Results {
      * Where to write: JPMPI_OUTPUT_DIR, else the profile recorder's directory (when it is a level of
      * this job), else a new jpmpi-mpit-&lt;time&gt; directory chosen by rank 0 and broadcast.
      */
-    static String outputDir(Level level, long comm, Arena arena) {
+    static String outputDir(Level level, MPI_Comm comm, Arena arena) {
         String dir = System.getenv(Variables.OUTPUT_DIR);
         if (dir == null || dir.isEmpty()) {
             dir = Recorder.find().map(r -> r.outputDir().toString()).orElse(null);

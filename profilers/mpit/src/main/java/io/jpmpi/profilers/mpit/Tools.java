@@ -3,9 +3,14 @@ package io.jpmpi.profilers.mpit;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.jpmpi.layering.generated.Constants;
-import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.MpiAbi;
+import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_T_cvar_handle;
+import io.jpmpi.layering.generated.MPI_T_enum;
+import io.jpmpi.layering.generated.MPI_T_pvar_handle;
+import io.jpmpi.layering.generated.MPI_T_pvar_session;
+import io.jpmpi.layering.generated.Mpi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -112,7 +117,7 @@ final class Tools {
         }
         return new Variable(Variable.Kind.PVAR, index, string(name, ints.get(JAVA_INT, 0)),
                 string(desc, ints.get(JAVA_INT, 4)), ints.get(JAVA_INT, 8), ints.get(JAVA_INT, 12),
-                Variable.Type.of(handle(ints, 16, "MPI_Datatype")), handle(ints, 24, "MPI_T_enum"),
+                Variable.Type.of(MPI_Datatype.read(b + 16)), MPI_T_enum.read(b + 24),
                 ints.get(JAVA_INT, 32), 0, ints.get(JAVA_INT, 36) != 0, ints.get(JAVA_INT, 40) != 0,
                 ints.get(JAVA_INT, 44) != 0);
     }
@@ -130,14 +135,14 @@ final class Tools {
         }
         return new Variable(Variable.Kind.CVAR, index, string(name, ints.get(JAVA_INT, 0)),
                 string(desc, ints.get(JAVA_INT, 4)), ints.get(JAVA_INT, 8), -1,
-                Variable.Type.of(handle(ints, 16, "MPI_Datatype")), handle(ints, 24, "MPI_T_enum"),
+                Variable.Type.of(MPI_Datatype.read(b + 16)), MPI_T_enum.read(b + 24),
                 ints.get(JAVA_INT, 32), ints.get(JAVA_INT, 36), false, false, false);
     }
 
     /** The items of an enumeration: value and name. */
-    List<String> enumItems(long enumtype) {
+    List<String> enumItems(MPI_T_enum enumtype) {
         List<String> items = new ArrayList<>();
-        if (enumtype == Constants.MPI_T_ENUM_NULL) {
+        if (enumtype.equals(Constants.MPI_T_ENUM_NULL)) {
             return items;
         }
         ints.set(JAVA_INT, 4, NAME);
@@ -153,13 +158,13 @@ final class Tools {
     }
 
     /** MPI_T_pvar_session_create. */
-    long createSession() {
+    MPI_T_pvar_session createSession() {
         check(mpi.MPI_T_pvar_session_create(session.address()), "MPI_T_pvar_session_create");
-        return handle(session, 0, "MPI_T_pvar_session");
+        return MPI_T_pvar_session.read(session.address());
     }
 
-    void freeSession(long s) {
-        setHandle(session, "MPI_T_pvar_session", s);
+    void freeSession(MPI_T_pvar_session s) {
+        s.write(session.address());
         check(mpi.MPI_T_pvar_session_free(session.address()), "MPI_T_pvar_session_free");
     }
 
@@ -168,58 +173,53 @@ final class Tools {
      * {@code object} (0 for unbound variables); returns the handle and stores the element count at
      * {@code countOut}.
      */
-    long allocPvar(long s, int index, long object, int[] countOut) {
+    MPI_T_pvar_handle allocPvar(MPI_T_pvar_session s, int index, long object, int[] countOut) {
         long b = ints.address();
         check(mpi.MPI_T_pvar_handle_alloc(s, index, object, b, b + 8), "MPI_T_pvar_handle_alloc");
         countOut[0] = ints.get(JAVA_INT, 8);
-        return handle(ints, 0, "MPI_T_pvar_handle");
+        return MPI_T_pvar_handle.read(b);
     }
 
-    void freePvar(long s, long h) {
-        setHandle(ints, "MPI_T_pvar_handle", h);
+    void freePvar(MPI_T_pvar_session s, MPI_T_pvar_handle h) {
+        h.write(ints.address());
         check(mpi.MPI_T_pvar_handle_free(s, ints.address()), "MPI_T_pvar_handle_free");
     }
 
-    void start(long s, long h) {
+    void start(MPI_T_pvar_session s, MPI_T_pvar_handle h) {
         check(mpi.MPI_T_pvar_start(s, h), "MPI_T_pvar_start");
     }
 
-    void stop(long s, long h) {
+    void stop(MPI_T_pvar_session s, MPI_T_pvar_handle h) {
         check(mpi.MPI_T_pvar_stop(s, h), "MPI_T_pvar_stop");
     }
 
     /** MPI_T_pvar_read into {@code buf}; the return code (no exception: the hot path). */
-    int read(long s, long h, long buf) {
+    int read(MPI_T_pvar_session s, MPI_T_pvar_handle h, long buf) {
         return mpi.MPI_T_pvar_read(s, h, buf);
     }
 
     /** MPI_T_cvar_handle_alloc of an unbound control variable; returns the handle, count at countOut. */
-    long allocCvar(int index, int[] countOut) {
+    MPI_T_cvar_handle allocCvar(int index, int[] countOut) {
         long b = ints.address();
         check(mpi.MPI_T_cvar_handle_alloc(index, 0, b, b + 8), "MPI_T_cvar_handle_alloc");
         countOut[0] = ints.get(JAVA_INT, 8);
-        return handle(ints, 0, "MPI_T_cvar_handle");
+        return MPI_T_cvar_handle.read(b);
     }
 
-    void freeCvar(long h) {
-        setHandle(ints, "MPI_T_cvar_handle", h);
+    void freeCvar(MPI_T_cvar_handle h) {
+        h.write(ints.address());
         check(mpi.MPI_T_cvar_handle_free(ints.address()), "MPI_T_cvar_handle_free");
     }
 
-    void readCvar(long h, long buf) {
+    void readCvar(MPI_T_cvar_handle h, long buf) {
         check(mpi.MPI_T_cvar_read(h, buf), "MPI_T_cvar_read");
     }
 
-    void writeCvar(long h, long buf) {
+    void writeCvar(MPI_T_cvar_handle h, long buf) {
         check(mpi.MPI_T_cvar_write(h, buf), "MPI_T_cvar_write");
     }
 
-    /** A handle of C type {@code type} stored at {@code offset} of {@code at}. */
-    static long handle(MemorySegment at, long offset, String type) {
-        return MpiAbi.handleSize(type) == 8 ? at.get(JAVA_LONG, offset) : at.get(JAVA_INT, offset);
-    }
-
-    /** Stores a handle of C type {@code type} at the start of {@code at}. */
+    /** Stores a handle of C type {@code type} at the start of {@code at} (the object of MPI_T_pvar_handle_alloc). */
     static void setHandle(MemorySegment at, String type, long value) {
         if (MpiAbi.handleSize(type) == 8) {
             at.set(JAVA_LONG, 0, value);

@@ -1,14 +1,16 @@
 package io.jpmpi.profilers.mpit;
 
-import io.jpmpi.layering.generated.Constants;
 import io.jpmpi.layering.MpiAbi;
+import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Datatype;
+import io.jpmpi.layering.generated.MPI_T_enum;
 
 /**
  * A performance or control variable as MPI_T_{pvar,cvar}_get_info describes it. {@code varClass}
  * is -1 for control variables, {@code scope} 0 for performance variables.
  */
 record Variable(Kind kind, int index, String name, String description, int verbosity, int varClass, Type type,
-        long enumtype, int bind, int scope, boolean readonly, boolean continuous, boolean atomic) {
+        MPI_T_enum enumtype, int bind, int scope, boolean readonly, boolean continuous, boolean atomic) {
 
     enum Kind {
         PVAR, CVAR
@@ -30,20 +32,20 @@ record Variable(Kind kind, int index, String name, String description, int verbo
             this.signed = signed;
         }
 
-        static Type of(long datatype) {
-            if (datatype == Constants.MPI_INT) {
+        static Type of(MPI_Datatype datatype) {
+            if (datatype.equals(Constants.MPI_INT)) {
                 return INT;
-            } else if (datatype == Constants.MPI_UNSIGNED) {
+            } else if (datatype.equals(Constants.MPI_UNSIGNED)) {
                 return UNSIGNED;
-            } else if (datatype == Constants.MPI_UNSIGNED_LONG) {
+            } else if (datatype.equals(Constants.MPI_UNSIGNED_LONG)) {
                 return UNSIGNED_LONG;
-            } else if (datatype == Constants.MPI_UNSIGNED_LONG_LONG) {
+            } else if (datatype.equals(Constants.MPI_UNSIGNED_LONG_LONG)) {
                 return UNSIGNED_LONG_LONG;
-            } else if (datatype == Constants.MPI_COUNT) {
+            } else if (datatype.equals(Constants.MPI_COUNT)) {
                 return COUNT;
-            } else if (datatype == Constants.MPI_DOUBLE) {
+            } else if (datatype.equals(Constants.MPI_DOUBLE)) {
                 return DOUBLE;
-            } else if (datatype == Constants.MPI_CHAR) {
+            } else if (datatype.equals(Constants.MPI_CHAR)) {
                 return CHAR;
             }
             return OTHER;

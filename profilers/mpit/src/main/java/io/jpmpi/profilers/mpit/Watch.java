@@ -4,6 +4,8 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.jpmpi.layering.generated.MPI_T_pvar_handle;
+import io.jpmpi.layering.generated.MPI_T_pvar_session;
 import io.jpmpi.layering.generated.MpiFunctions;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -25,7 +27,7 @@ final class Watch {
     final String object;
     /** The object's handle value (0 for unbound variables): to find the watches of a freed object. */
     final long objectHandle;
-    final long handle;
+    final MPI_T_pvar_handle handle;
     final int count;
     private final MemorySegment buf;
 
@@ -55,7 +57,7 @@ final class Watch {
     /** MPI_T_pvar_start succeeded: stop it before freeing. */
     boolean started;
 
-    Watch(Variable var, String object, long objectHandle, long handle, int count, Arena arena) {
+    Watch(Variable var, String object, long objectHandle, MPI_T_pvar_handle handle, int count, Arena arena) {
         this.var = var;
         this.object = object;
         this.objectHandle = objectHandle;
@@ -75,7 +77,7 @@ final class Watch {
      * Reads the variable and charges the change since the last read to {@code function} and
      * {@code region}. Returns false if the read failed (the values stay as they were).
      */
-    boolean read(Tools tools, long session, int function, int region) {
+    boolean read(Tools tools, MPI_T_pvar_session session, int function, int region) {
         int rc = tools.read(session, handle, buf.address());
         if (rc != 0) {
             failures++;
@@ -149,7 +151,7 @@ final class Watch {
     }
 
     /** Reads the variable and drops the value (to time reads). */
-    int probe(Tools tools, long session) {
+    int probe(Tools tools, MPI_T_pvar_session session) {
         return tools.read(session, handle, buf.address());
     }
 

@@ -9,6 +9,8 @@ import io.jpmpi.layering.Interceptor;
 import io.jpmpi.layering.Level;
 import io.jpmpi.layering.Status;
 import io.jpmpi.layering.generated.Constants;
+import io.jpmpi.layering.generated.MPI_Comm;
+import io.jpmpi.layering.generated.MPI_Op;
 import io.jpmpi.layering.generated.Mpi;
 import io.jpmpi.layering.generated.Variables;
 import io.jpmpi.profilers.report.AtomicFile;
@@ -82,7 +84,7 @@ public final class ProfileLevel extends Interceptor {
         }
         Recorder recorder = found.get();
         long started = System.nanoTime();
-        long comm = level().dupComm(Constants.MPI_COMM_WORLD);
+        MPI_Comm comm = level().dupComm(Constants.MPI_COMM_WORLD);
         boolean ok;
         Path dir = recorder.outputDir();
         int rank = level().commRank(comm);
@@ -111,7 +113,7 @@ public final class ProfileLevel extends Interceptor {
         private final Arena arena;
         private final Level level;
         private final Mpi mpi;
-        private final long comm;
+        private final MPI_Comm comm;
         private final int rank;
         private final int size;
         private final Recorder recorder;
@@ -121,7 +123,7 @@ public final class ProfileLevel extends Interceptor {
         private MemorySegment receiveBuffer;
         private String failure;
 
-        Job(Arena arena, Level level, long comm, int rank, int size, Recorder recorder, Path dir) {
+        Job(Arena arena, Level level, MPI_Comm comm, int rank, int size, Recorder recorder, Path dir) {
             this.arena = arena;
             this.level = level;
             this.mpi = level.library();
@@ -360,7 +362,7 @@ public final class ProfileLevel extends Interceptor {
 
         /** The number of distinct nodes: one per shared-memory communicator. */
         private int countHosts() {
-            long node = level.sharedMemoryComm(comm);
+            MPI_Comm node = level.sharedMemoryComm(comm);
             int leader = level.commRank(node) == 0 ? 1 : 0;
             level.freeComm(node);
             return (int) reduceLong(leader);
@@ -407,7 +409,7 @@ public final class ProfileLevel extends Interceptor {
             return t;
         }
 
-        private double[] reduceDoubles(double[] v, long op) {
+        private double[] reduceDoubles(double[] v, MPI_Op op) {
             MemorySegment in = doubles(v);
             MemorySegment out = arena.allocate(8L * Math.max(v.length, 1), 8);
             check(mpi.MPI_Reduce(in.address(), out.address(), v.length, Constants.MPI_DOUBLE, op, 0, comm),
@@ -424,7 +426,7 @@ public final class ProfileLevel extends Interceptor {
         }
 
         /** MINLOC/MAXLOC over (value, rank) pairs laid out as MPI_DOUBLE_INT (16-byte stride). */
-        private double[][] reduceLoc(double[] values, int[] ranks, double emptyValue, long op) {
+        private double[][] reduceLoc(double[] values, int[] ranks, double emptyValue, MPI_Op op) {
             int n = values.length;
             MemorySegment in = arena.allocate(16L * Math.max(n, 1), 8);
             MemorySegment out = arena.allocate(16L * Math.max(n, 1), 8);
