@@ -604,8 +604,9 @@ int jp_gather_dumps(int state)
 {
     /* a periodic dump of this rank's in flight would land after rank 0 has written its final one */
     jp_periodic_quiesce();
-    /* agreed at MPI_Init: no collective here, a rank other than 0 sends and goes on */
-    if (jp_own_comm == MPI_COMM_NULL || !jp_rank0_collects) {
+    /* agreed at MPI_Init (on jp_own_comm, so it exists): no collective here, a rank other than 0 sends
+     * and goes on */
+    if (!jp_rank0_collects) {
         return 0;
     }
     MPI_Comm c = jp_own_comm;
@@ -686,7 +687,7 @@ static int jp_write_sites(const char *path)
     double rate = jp_tick_rate();
     fprintf(f, "# function\tmodule\toffset\taddress\tsymbol\tcalls\tseconds\tbytes\n");
     for (struct jp_thread *t = jp_threads; t; t = t->next) {
-        for (int i = 0; i <= JP_SITES; i++) {
+        for (int i = 0; t->sites && i <= JP_SITES; i++) {
             const struct jp_site *e = &t->sites[i];
             if (e->calls == 0) {
                 continue;

@@ -50,13 +50,14 @@ struct jp_site {
 struct jp_thread {
     struct jp_thread *next;
     void *const *caller;        /* the dispatcher's caller word of this thread (or a NULL word) */
+    struct jp_site *sites;      /* JP_SITES + 1 entries (the last: calls from sites that found the table
+                                 * full); NULL unless JPMPI_PROFILE_SITES=on, so no call pays for them */
     uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
     uint64_t rng;               /* the sampling strides' xorshift state */
     struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];
     struct jp_fstat f[JP_NFUNC] __attribute__((aligned(64))); /* one cache line each */
     uint64_t hist[JP_NFUNC][JP_BUCKETS];
     unsigned __int128 var[JP_NFUNC]; /* variance of f[i].ticks as an estimate (ticks^2): sum of (n^2 - n) d^2 */
-    struct jp_site sites[JP_SITES + 1]; /* the last: calls from sites that found the table full */
 };
 _Static_assert(sizeof(struct jp_fstat) == 64, "a function's figures fill one cache line");
 
@@ -93,7 +94,6 @@ void jp_adapt(struct jp_thread *t, struct jp_fstat *s);
 uint64_t jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d);
 /* The site entry of (ra, id) when it is not where it hashes to: found, made, or the rest's (recorder.c). */
 struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
-extern int jp_sites_on;
 
 static inline __attribute__((always_inline)) unsigned jp_site_hash(uintptr_t ra, int id)
 {
@@ -116,7 +116,7 @@ static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, in
         t = jp_thread_new();
     }
     c->t = t;
-    c->ra = (uintptr_t)*t->caller;
+    c->ra = t->sites ? (uintptr_t)*t->caller : 0;
     c->t0 = 0;
     c->on = jp_on;
     c->sent = 0;
@@ -152,13 +152,17 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         return;
     }
     struct jp_fstat *s = &c->t->f[id];
-    struct jp_site *e = jp_sites_on ? jp_site(c->t, c->ra, id) : &c->t->sites[JP_SITES];
+    struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
     s->calls++;
-    e->calls++;
+    if (e) {
+        e->calls++;
+    }
     if (has_bytes) {
         s->sent += (uint64_t)c->sent;
         s->recv += (uint64_t)c->recv;
-        e->bytes += (uint64_t)c->sent + (uint64_t)c->recv;
+        if (e) {
+            e->bytes += (uint64_t)c->sent + (uint64_t)c->recv;
+        }
         c->t->hist[id][jp_bucket(c->sent > c->recv ? c->sent : c->recv)]++;
     }
     if (!c->t0) {
@@ -170,7 +174,9 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         w = jp_sampled(c->t, s, d);
     }
     s->ticks += w;
-    e->ticks += w;
+    if (e) {
+        e->ticks += w;
+    }
     if (d - 1 < s->min - 1) { /* min == 0 means none yet */
         s->min = d;
     }

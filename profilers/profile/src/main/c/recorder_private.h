@@ -33,6 +33,7 @@ extern char jp_host[64];
 extern char jp_exe[256];
 extern char jp_jobid[64];
 extern char jp_step[8];
+extern int jp_sites_on;                 /* JPMPI_PROFILE_SITES=on: each thread keeps its call sites */
 
 /* rec_own.c: the recorder's own MPI calls, straight to the library (no level sees them), on a
  * communicator of its own; every wait yields its core (MPI_Test + sched_yield). */
