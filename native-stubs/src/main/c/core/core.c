@@ -317,6 +317,7 @@ static void link_fortran(void)
 {
     struct fortran_scan scan = {.count = 0};
     dl_iterate_phdr(find_fortran, &scan);
+    jpmpi_fort_layer_scan();
     for (int i = 0; i < scan.count; i++) {
         void *h = dlopen(scan.paths[i], RTLD_NOLOAD | RTLD_LAZY);
         struct link_map *map = NULL;

@@ -61,12 +61,20 @@ extern JPMPI_HIDDEN const jpmpi_fn jpmpi_missing[JPMPI_NSLOTS];
  * another is on its way down (jpmpi_cur set). */
 JPMPI_HIDDEN int jpmpi_core_internal(void *ra);
 
+/* The call site of a call of the Fortran layer: the program's return address above the layer's
+ * frames, from the entry's return address and CFA (fortsite.c); the layer's address when unknown. */
+JPMPI_HIDDEN void *jpmpi_fort_site(void *ra, void *cfa);
+/* Notes where the Fortran layer's code is (its objects and the Fortran modules' libraries above it),
+ * once, when the layer is linked. */
+JPMPI_HIDDEN void jpmpi_fort_layer_scan(void);
+
 /* The body of an entry: the call starts at the first level >= start defining slot. A call the
  * MPI library makes itself goes to the library: no level sees it. `ask` says when to look at the
  * caller: for the application's MPI_X only while another call is on its way down (the library
  * runs only then); for its PMPI_X always (how the library calls itself); never for the Fortran
- * layer. (The exports jump here, so the return address is still the caller's.) */
-#define JPMPI_ENTER(ret, type, slot, start, ask, args)                               \
+ * layer. `site` is the call site the caller word gets: the return address (the exports jump here,
+ * so it is still the caller's), or for the Fortran layer the program's (jpmpi_fort_site). */
+#define JPMPI_ENTER(ret, type, slot, start, ask, site, args)                         \
     do {                                                                              \
         unsigned jp_n_ = jpmpi_from[slot][start];                                     \
         unsigned jp_saved_ = jpmpi_cur;                                               \
@@ -74,7 +82,7 @@ JPMPI_HIDDEN int jpmpi_core_internal(void *ra);
             return ((type)jpmpi_bottom[slot])args;                                    \
         }                                                                             \
         jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                           \
-        jpmpi_caller = __builtin_return_address(0);                                   \
+        jpmpi_caller = (site);                                                        \
         ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                              \
         jpmpi_cur = jp_saved_;                                                        \
         return jp_r_;                                                                 \

@@ -145,12 +145,15 @@ public final class DispatcherEmitter {
         String type = fnType(f);
         String args = "(" + arguments(f) + ")";
         StringBuilder r = new StringBuilder();
-        // name, first level, when to ask whether the caller is the MPI library itself
-        String[][] entries = {{"app", "0", "jp_saved_ != 0"}, {"pmpi", "1", "1"}, {"fort", "jpmpi_fort_pos", "0"}};
+        // name, first level, when to ask whether the caller is the MPI library itself, the call site
+        String ra = "__builtin_return_address(0)";
+        String[][] entries = {{"app", "0", "jp_saved_ != 0", ra}, {"pmpi", "1", "1", ra},
+                {"fort", "jpmpi_fort_pos", "0", "jpmpi_fort_site(" + ra + ", __builtin_dwarf_cfa())"}};
         for (String[] e : entries) {
             r.append("static ").append(signature(f, "jpmpi_enter_" + e[0] + "_" + f.name(), true))
                     .append("\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ").append(slot)
-                    .append(", ").append(e[1]).append(", ").append(e[2]).append(", ").append(args).append(");\n}\n");
+                    .append(", ").append(e[1]).append(", ").append(e[2]).append(", ").append(e[3]).append(", ").append(args)
+                    .append(");\n}\n");
         }
         r.append("static ").append(signature(f, "jpmpi_guard_" + f.name(), true))
                 .append("\n{\n    JPMPI_GUARD(").append(ret).append(", ").append(type).append(", ").append(slot)
