@@ -89,8 +89,8 @@ typedef int (*jpmpi_level_of_t)(const void *address);
  * from a constructor); there is no way back. jpmpi_level_defines and jpmpi_resolve answer as if
  * the level did not define what it left.
  * Returns how many functions the level left with this call (0: nothing to leave), or -1 and
- * nothing left: no such C level, a bad `how`, or a name the dispatcher does not know (said in one
- * line on stderr). The stub returns -1.
+ * nothing left, said in one line on stderr: no such C level, a bad `how` or `n`, or a name the
+ * dispatcher does not know. The stub returns -1.
  */
 #define JPMPI_LEAVE_THESE 0
 #define JPMPI_LEAVE_ALL_BUT 1
