@@ -95,6 +95,36 @@ class LevelLeaveIT {
     }
 
     /**
+     * A function no level defines any more is one jump to the library again: callerword.c reads the
+     * dispatcher's caller word around its MPI_Comm_rank and MPI_Send, which every call that enters
+     * a level writes. libleave.so alone: nothing left, both enter it; MPI_Comm_rank left, that one
+     * is plain; all but MPI_Init and MPI_Finalize left, both are plain. With libcount.so above,
+     * which defines both, leaving changes nothing: they still enter a level.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void aFunctionNoLevelDefinesIsAPlainJumpAgain(Impl impl) {
+        Map<String, String> expected = new java.util.LinkedHashMap<>();
+        expected.put("", "MPI_Comm_rank entered MPI_Send entered");
+        expected.put("MPI_Comm_rank", "MPI_Comm_rank plain MPI_Send entered");
+        expected.put(ALL_BUT, "MPI_Comm_rank plain MPI_Send plain");
+        expected.forEach((leave, line) -> {
+            Result r = MpiRun.on(impl).ranks(2).levels(MpiRun.entry(impl.file("libleave.so")))
+                    .env("LEAVE_FUNCTIONS", leave).run("callerword").assertSuccess();
+            for (int rank = 0; rank < 2; rank++) {
+                assertEquals(1, r.countOut("callerword rank " + rank + ": " + line), () -> leave + "\n" + r.describe());
+            }
+        });
+        Result above = MpiRun.on(impl).ranks(2)
+                .levels(MpiRun.entry(impl.file("libcount.so"), impl.file("libleave.so"))).env("LEAVE_FUNCTIONS", ALL_BUT)
+                .run("callerword").assertSuccess();
+        for (int rank = 0; rank < 2; rank++) {
+            assertEquals(1, above.countOut("callerword rank " + rank + ": MPI_Comm_rank entered MPI_Send entered"),
+                    above::describe);
+        }
+    }
+
+    /**
      * A name the dispatcher does not know: one line naming it, nothing left (the level counts every
      * call), the job unchanged.
      */
