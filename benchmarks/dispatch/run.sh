@@ -29,7 +29,7 @@ esac
 want() { [[ -z "${JPMPI_BENCH_CONFIGS:-}" || " $JPMPI_BENCH_CONFIGS " == *" $1 "* ]]; }
 out=$(mktemp)
 profile_out=$(mktemp -d)
-trap 'rm -rf "$out" "$profile_out"' EXIT
+trap 'rm -rf "$out" "$out.err" "$profile_out"' EXIT
 for ((i = 1; i <= runs; i++)); do
     if want "no-dispatcher"; then
         cmd=("$b/percall" "no-dispatcher" "$calls" "$rounds"); launch JPMPI_BENCH=1 >>"$out"
@@ -101,10 +101,24 @@ for ((i = 1; i <= runs; i++)); do
         fi
     done
     # jpmpi's hwc tool in sampled mode (C level alone, its default events: the software set without a
-    # PMU): nothing per call but the level's entry and two branches; the overflows at 100 per second.
+    # PMU; the overflows at 30 per second). percall calls MPI_Init (MPI_THREAD_SINGLE): the level
+    # leaves the chain after it, nothing per call is left. hwc-sampled-multiple: the same with the
+    # library asked for MPI_THREAD_MULTIPLE by its own variable, so the wrappers stay (the level's
+    # entry and guard and the wrapper's two branches per call).
     if want "hwc-sampled"; then
         cmd=("$b/percall" "hwc-sampled" "$calls" "$rounds")
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$hwc_lib" "JPMPI_HWC_MODE=sampled" >>"$out" 2>/dev/null
+    fi
+    if want "hwc-sampled-multiple"; then
+        case "$impl" in
+            openmpi) level=OMPI_MPI_THREAD_LEVEL=3 ;;
+            mpich) level=MPIR_CVAR_DEFAULT_THREAD_LEVEL=MPI_THREAD_MULTIPLE ;;
+        esac
+        cmd=("$b/percall" "hwc-sampled-multiple" "$calls" "$rounds")
+        launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=v,$hwc_lib" "JPMPI_HWC_MODE=sampled" "$level" >>"$out" 2>"$out.err"
+        if grep -q "left the chain" "$out.err"; then
+            echo "hwc-sampled-multiple: the library did not provide MPI_THREAD_MULTIPLE ($level)" >&2
+        fi
     fi
     # jpmpi's hwc tool, C level alone, 2 counters read around every call (calls mode), each way of
     # reading them (auto keeps the faster).

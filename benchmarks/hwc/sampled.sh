@@ -42,7 +42,7 @@ for ((i = 1; i <= runs; i++)); do
             /^hwcloop rank [0-9]/ { split($4, a, "="); own += a[2] }
             /^jpmpi hwc \(pid/ { for (f = 1; f <= NF; f++) { if ($f ~ /^app=/ && $(f-1) == "task-clock") { split($f, b, "="); app += b[2] / 1e9 }
                                                               if ($f == "samples,") { s2 += substr($(f-1), 2) + 0 }
-                                                              if ($f == "in" && $(f+1) == "MPI)") { inm += $(f-1) + 0 } } }
+                                                              if ($f == "in" && $(f+1) ~ /^MPI[),]$/) { inm += $(f-1) + 0 } } }
             END { printf "%s %d %.6f %.6f %d %d\n", c, run, own, app, s2, inm }' >>"$out"
     done
 done

@@ -46,6 +46,9 @@ struct level {
 
 static struct level levels[JPMPI_MAX_LEVELS];
 static int nlevels;
+/* left[k][slot]: level k left the chain for slot (jpmpi_level_leave); its definition stays in
+ * jpmpi_defs, for a call already on its way to it. */
+static unsigned char left[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 static jpmpi_fn bottom[JPMPI_NSLOTS]; /* the library's PMPI_X, NULL where it lacks X */
 
 /* The routing state and tables (jpmpi_core.h). */
@@ -171,26 +174,33 @@ void jpmpi_core_missing(int slot)
 
 /* ---- resolution ---- */
 
+/* Level k's definition of slot as the chain routes it: NULL where it defines none, or left. */
+static jpmpi_fn routed(int k, int slot)
+{
+    return left[k][slot] ? NULL : levels[k].fn[slot];
+}
+
 static jpmpi_fn resolve(int depth, int slot)
 {
     for (int k = depth < 0 ? 0 : depth; k < nlevels; k++) {
-        if (levels[k].fn[slot]) {
+        if (routed(k, slot)) {
             return levels[k].java ? jpmpi_jdefs[k][slot] : levels[k].fn[slot];
         }
     }
     return bottom[slot];
 }
 
-/* Refills jpmpi_from from the levels' definitions. */
+/* Refills jpmpi_from from the levels' definitions (each byte stored once, with its final value:
+ * a call on its way meanwhile reads the old route or the new one). */
 static void compute_routes(void)
 {
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
         unsigned char next = JPMPI_BOTTOM;
         for (int p = JPMPI_MAX_LEVELS; p >= 0; p--) {
-            if (p < nlevels && levels[p].fn[slot]) {
+            if (p < nlevels && routed(p, slot)) {
                 next = (unsigned char)p;
             }
-            jpmpi_from[slot][p] = next;
+            __atomic_store_n(&jpmpi_from[slot][p], next, __ATOMIC_RELAXED);
         }
     }
 }
@@ -243,10 +253,11 @@ static int deliver_pcontrol(int from, int level)
 {
     typedef int (*pcontrol_t)(const int, ...);
     for (int k = from; k < nlevels; k++) {
-        if (levels[k].fn[JPMPI_SLOT_MPI_Pcontrol]) {
+        pcontrol_t own = (pcontrol_t)routed(k, JPMPI_SLOT_MPI_Pcontrol);
+        if (own) {
             /* a Java level's work may set errno (the JVM's own), which the program never sees */
             int saved = errno;
-            ((pcontrol_t)levels[k].fn[JPMPI_SLOT_MPI_Pcontrol])(level);
+            own(level);
             if (levels[k].java) {
                 errno = saved;
             }
@@ -340,11 +351,12 @@ static void link_chain(void)
             continue;
         }
         jpmpi_fn top = entry_route(jpmpi_enter_app, slot, 0), next = entry_route(jpmpi_enter_pmpi, slot, 1);
+        /* one store each: the exports jump through these while other threads call (a level leaving) */
         if (top) {
-            jpmpi_entry[slot] = top;
+            __atomic_store_n(&jpmpi_entry[slot], top, __ATOMIC_RELEASE);
         }
         if (next) {
-            jpmpi_pentry[slot] = next;
+            __atomic_store_n(&jpmpi_pentry[slot], next, __ATOMIC_RELEASE);
         }
     }
     for (int k = 0; k < nlevels; k++) {
@@ -830,7 +842,7 @@ JPMPI_EXPORT int jpmpi_level_defines(int level, const char *mpi_name)
 {
     jpmpi_core_boot();
     int slot = slot_of(mpi_name, NULL);
-    return level >= 0 && level < nlevels && slot >= 0 && levels[level].fn[slot] != NULL;
+    return level >= 0 && level < nlevels && slot >= 0 && routed(level, slot) != NULL;
 }
 
 JPMPI_EXPORT jpmpi_function_t jpmpi_resolve(int depth, const char *mpi_name)
@@ -848,4 +860,80 @@ JPMPI_EXPORT int jpmpi_function_count(void)
 JPMPI_EXPORT const char *jpmpi_function_name(int i)
 {
     return i >= 0 && i < JPMPI_NSLOTS ? jpmpi_slot_names[i] : NULL;
+}
+
+JPMPI_EXPORT int jpmpi_level_of(const void *address)
+{
+    jpmpi_core_boot();
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (address == NULL || !dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) || map == NULL) {
+        return -1;
+    }
+    for (int k = 0; k < nlevels; k++) {
+        if (!levels[k].java && levels[k].map == map) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/*
+ * A level leaves the chain for some of its functions (jpmpi.h): they are marked, and the chain is
+ * linked again as at start-up, minus those: jpmpi_from (which the entries and guards read), the
+ * exports' tables, every C level's GOT, the Fortran layer's. Each route is one atomic store, so
+ * the other threads' calls go the old way or the new way; the level's definitions stay in
+ * jpmpi_defs for a call that read the old route.
+ */
+JPMPI_EXPORT int jpmpi_level_leave(int level, int how, const char *const *names, int n)
+{
+    jpmpi_core_boot();
+    char line[256];
+    if (level < 0 || level >= nlevels || levels[level].java) {
+        snprintf(line, sizeof line, "jpmpi_level_leave: %d is not a C level (levels 0 to %d); nothing left", level,
+                 nlevels - 1);
+        say_line(line);
+        return -1;
+    }
+    if ((how != JPMPI_LEAVE_THESE && how != JPMPI_LEAVE_ALL_BUT) || n < 0 || (n > 0 && names == NULL)) {
+        snprintf(line, sizeof line, "jpmpi_level_leave: level %d asked with how=%d and %d names; nothing left", level,
+                 how, n);
+        say_line(line);
+        return -1;
+    }
+    unsigned char named[JPMPI_NSLOTS];
+    memset(named, 0, sizeof named);
+    for (int i = 0; i < n; i++) {
+        int slot = names[i] ? slot_of(names[i], NULL) : -1;
+        if (slot < 0) {
+            snprintf(line, sizeof line, "jpmpi_level_leave: level %d named '%.64s', not an MPI function of %s %s; "
+                     "nothing left", level, names[i] ? names[i] : "(null)", jpmpi_impl_name, jpmpi_impl_version);
+            say_line(line);
+            return -1;
+        }
+        named[slot] = 1;
+    }
+    int count = 0, kept = 0;
+    pthread_mutex_lock(&link_lock);
+    for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
+        if (!routed(level, slot)) {
+            continue;
+        }
+        if (named[slot] == (how == JPMPI_LEAVE_THESE)) {
+            left[level][slot] = 1;
+            count++;
+        } else {
+            kept++;
+        }
+    }
+    if (count) {
+        link_chain();
+    }
+    pthread_mutex_unlock(&link_lock);
+    const char *rank = rank_text();
+    if (count && entries.verbose && (rank == NULL || strcmp(rank, "0") == 0)) {
+        dprintf(STDERR_FILENO, "jpmpi: level %d %s left the chain for %d function%s, keeps %d\n", level,
+                levels[level].entry, count, count == 1 ? "" : "s", kept);
+    }
+    return count;
 }

@@ -80,11 +80,12 @@ static int write_slot(jpmpi_fn *slot, jpmpi_fn value, const struct relro_find *r
             snprintf(err, errlen, "mprotect of a read-only GOT page failed: %s", strerror(errno));
             return -1;
         }
-        *slot = value;
+        __atomic_store_n(slot, value, __ATOMIC_RELEASE);
         mprotect(p, (size_t)page, PROT_READ);
         return 1;
     }
-    *slot = value;
+    /* one store: another thread may be calling through the slot (a level leaving the chain) */
+    __atomic_store_n(slot, value, __ATOMIC_RELEASE);
     return 1;
 }
 

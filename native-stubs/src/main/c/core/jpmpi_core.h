@@ -38,7 +38,7 @@ extern JPMPI_HIDDEN __thread unsigned jpmpi_cur __attribute__((tls_model("initia
 /* The return address of the call that last entered the chain on this thread (the application's
  * call site, or the Fortran layer's): set by every entry that goes to a level (jpmpi_caller_word). */
 extern JPMPI_HIDDEN __thread void *jpmpi_caller __attribute__((tls_model("initial-exec")));
-/* jpmpi_from[slot][p]: the first level >= p defining slot, or JPMPI_BOTTOM. */
+/* jpmpi_from[slot][p]: the first level >= p defining slot (and not left, jpmpi_level_leave), or JPMPI_BOTTOM. */
 extern JPMPI_HIDDEN unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 /* jpmpi_defs[k][slot]: level k's own definition, or NULL. */
 extern JPMPI_HIDDEN jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Version of this interface. */
-#define JPMPI_API_VERSION 3
+#define JPMPI_API_VERSION 4
 /* Exit status of a process whose entry list cannot be used (sysexits' EX_CONFIG). */
 #define JPMPI_EXIT_BAD_ENTRY 78
 /* At most this many levels in one process. */
@@ -71,6 +71,31 @@ typedef const char *(*jpmpi_function_name_t)(int i);
  */
 void *const *jpmpi_caller_word(void);
 typedef void *const *(*jpmpi_caller_word_t)(void);
+
+/* Since version 4: the level whose library holds `address` (give one of the tool's own functions:
+ * that is how a tool finds its own level), or -1 (not a level's code; the stub: always -1). */
+int jpmpi_level_of(const void *address);
+typedef int (*jpmpi_level_of_t)(const void *address);
+
+/*
+ * Since version 4: C level `level` leaves the chain, from now on, for some of the MPI functions it
+ * defines: with JPMPI_LEAVE_THESE the `n` names in `names` ("MPI_Send"), with JPMPI_LEAVE_ALL_BUT
+ * every function it defines except those. Every route that reached the level for such a function
+ * goes on to the next level defining it, or to the MPI library: the application's MPI_X and PMPI_X,
+ * the Fortran layer's calls, the levels above (their PMPI_X), MPI_Pcontrol; a function no level
+ * defines any more is again one jump to the library. The level's own code stays loaded and its
+ * wrapper still works if a call that was already on its way reaches it (other threads may be
+ * calling meanwhile: every route is switched with one atomic store). Call it after MPI_Init (not
+ * from a constructor); there is no way back. jpmpi_level_defines and jpmpi_resolve answer as if
+ * the level did not define what it left.
+ * Returns how many functions the level left with this call (0: nothing to leave), or -1 and
+ * nothing left, said in one line on stderr: no such C level, a bad `how` or `n`, or a name the
+ * dispatcher does not know. The stub returns -1.
+ */
+#define JPMPI_LEAVE_THESE 0
+#define JPMPI_LEAVE_ALL_BUT 1
+int jpmpi_level_leave(int level, int how, const char *const *names, int n);
+typedef int (*jpmpi_level_leave_t)(int level, int how, const char *const *names, int n);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include "hwc.h"
 #include "jpmpi_settings.h"
 #include "mpisample.h"
+#include "jpmpi.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -50,6 +51,7 @@ static uint64_t hwc_period;
 static int hwc_signal;
 static int16_t hwc_map[2048];        /* the dispatcher's function index -> hwc id (-1: not wrapped) */
 static int hwc_nmap;
+static int hwc_left;                 /* sampled: functions whose wrappers left the chain after MPI_Init */
 
 /* TSC rate: from the TSC and CLOCK_MONOTONIC at MPI_Init and at MPI_Finalize. */
 static uint64_t hwc_tsc0, hwc_tsc1;
@@ -826,6 +828,31 @@ static void hwc_start_quietly(void)
     fesetenv(&app);
 }
 
+/*
+ * Sampled mode finds a thread at its first MPI call, in a wrapper; once only the thread that called
+ * MPI_Init may call MPI (the library provides MPI_THREAD_SINGLE or FUNNELED), that thread is
+ * sampled already and no wrapper has anything left to do: the level leaves the chain for every
+ * function but these (jpmpi_level_leave), and an MPI call costs what it costs without the tool.
+ * Under SERIALIZED or MULTIPLE any thread may call MPI: the wrappers stay.
+ */
+static const char *const hwc_kept[] = {"MPI_Init", "MPI_Init_thread", "MPI_Finalize"};
+
+static void hwc_leave_chain(int rc)
+{
+    int provided = MPI_THREAD_MULTIPLE;
+    if (rc != MPI_SUCCESS || !hwc_sampling || !hwc_running || PMPI_Query_thread(&provided) != MPI_SUCCESS ||
+        provided > MPI_THREAD_FUNNELED) {
+        return;
+    }
+    jpmpi_level_of_t level_of = (jpmpi_level_of_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_of");
+    jpmpi_level_leave_t leave = (jpmpi_level_leave_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_leave");
+    int self = level_of ? level_of((const void *)hwc_leave_chain) : -1;
+    if (self >= 0 && leave) {
+        int n = leave(self, JPMPI_LEAVE_ALL_BUT, hwc_kept, (int)(sizeof hwc_kept / sizeof hwc_kept[0]));
+        hwc_left = n > 0 ? n : 0;
+    }
+}
+
 HWC_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     hwc_start_quietly();
@@ -833,6 +860,7 @@ HWC_EXPORT int MPI_Init(int *argc, char ***argv)
     int rc = PMPI_Init(argc, argv);
     hwc_exit(f, HWC_F_MPI_Init);
     hwc_started(rc);
+    hwc_leave_chain(rc);
     return rc;
 }
 
@@ -843,6 +871,7 @@ HWC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     hwc_exit(f, HWC_F_MPI_Init_thread);
     hwc_started(rc);
+    hwc_leave_chain(rc);
     return rc;
 }
 
@@ -860,7 +889,8 @@ static void hwc_report_line(void)
     const char *mode = jpmpi_hwc_mode(&samples, &in_samples, &rate);
     int used = snprintf(line, sizeof line, "jpmpi hwc (pid %d): %s", (int)getpid(), mode);
     if (hwc_sampling) {
-        used += snprintf(line + used, sizeof line - (size_t)used, " (%llu samples, %llu in MPI)", samples, in_samples);
+        used += snprintf(line + used, sizeof line - (size_t)used, " (%llu samples, %llu in MPI, wrappers %s)",
+                         samples, in_samples, hwc_left ? "left after MPI_Init" : "kept");
     }
     for (int i = 0; i < n && used < (int)sizeof line; i++) {
         used += snprintf(line + used, sizeof line - (size_t)used, " %s app=%llu mpi=%llu", hwc_event_names[i],

@@ -10,7 +10,9 @@
  * Sampled mode (JPMPI_HWC_MODE, hwc.c): a thread's first MPI call opens its counters running free,
  * the leading event overflowing every N events with a signal to that thread; the handler splits
  * the counts since the last overflow by where the thread is (mpisample.h's stack classifier).
- * Every later call costs the wrapper's two branches only.
+ * Every later call costs the wrapper's two branches only, and none at all where only the thread
+ * that initialised MPI may call it: there the level leaves the dispatcher's chain after MPI_Init
+ * (hwc.c, hwc_leave_chain).
  */
 #ifndef JPMPI_HWC_H
 #define JPMPI_HWC_H

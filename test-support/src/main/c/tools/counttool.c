@@ -14,6 +14,13 @@
  * counts one MPI_Comm_rank more than the program made. Its MPI_Pcontrol prints
  * "pcontrol <name> <level> rank <r>" and calls PMPI_Pcontrol.
  * Built as libcount.so (TOOL_NAME "count") and libcount2.so (TOOL_NAME "count2").
+ *
+ * Built with -DLEAVE as libleave.so (TOOL_NAME "leave"), it also leaves the chain once
+ * (jpmpi_level_leave, jpmpi.h, looked up with dlsym): right after PMPI_Init, or, with LEAVE_AT=n,
+ * inside its n-th MPI_Send wrapper, while the program's other threads keep calling. What it leaves
+ * is LEAVE_FUNCTIONS: names ("MPI_Send,MPI_Comm_rank"), or "all-but:" and the names it keeps. Its
+ * count line then ends with left=<functions left> send_at=<its MPI_Send count> rank_at=<its
+ * MPI_Comm_rank count when it left> defines_send=<jpmpi_level_defines(its level, "MPI_Send") after>.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -30,6 +37,47 @@
 static atomic_long n_init, n_send, n_recv, n_barrier, n_allreduce, n_comm_rank, n_finalize;
 static atomic_int reported;
 static int my_rank = -1;
+
+#ifdef LEAVE
+#include <dlfcn.h>
+#include "jpmpi.h"
+
+static atomic_int leave_once;
+static long left = -1, send_at = -1, rank_at = -1, defines_send = -1;
+
+/* Leaves the chain for LEAVE_FUNCTIONS; the counts at that moment are kept for the report. */
+static void leave_chain(void)
+{
+    if (atomic_exchange(&leave_once, 1)) {
+        return;
+    }
+    jpmpi_level_of_t level_of = (jpmpi_level_of_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_of");
+    jpmpi_level_leave_t leave = (jpmpi_level_leave_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_leave");
+    jpmpi_level_defines_t defines = (jpmpi_level_defines_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_level_defines");
+    const char *spec = getenv("LEAVE_FUNCTIONS");
+    if (!level_of || !leave || !defines || !spec) {
+        return;
+    }
+    int how = JPMPI_LEAVE_THESE;
+    if (strncmp(spec, "all-but:", 8) == 0) {
+        how = JPMPI_LEAVE_ALL_BUT;
+        spec += 8;
+    }
+    char copy[1024];
+    const char *names[64];
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", spec);
+    char *save = NULL;
+    for (char *name = strtok_r(copy, ",", &save); name && n < 64; name = strtok_r(NULL, ",", &save)) {
+        names[n++] = name;
+    }
+    int self = level_of((const void *)leave_chain);
+    send_at = atomic_load(&n_send);
+    rank_at = atomic_load(&n_comm_rank);
+    left = leave(self, how, names, n);
+    defines_send = defines(self, "MPI_Send");
+}
+#endif
 
 static void bump(atomic_long *counter)
 {
@@ -70,10 +118,15 @@ static void report(void)
     char line[512];
     int n = snprintf(line, sizeof line,
                      "count %s rank %d: MPI_Init=%ld MPI_Send=%ld MPI_Recv=%ld MPI_Barrier=%ld "
-                     "MPI_Allreduce=%ld MPI_Comm_rank=%ld MPI_Finalize=%ld\n",
+                     "MPI_Allreduce=%ld MPI_Comm_rank=%ld MPI_Finalize=%ld",
                      TOOL_NAME, rank_now(), atomic_load(&n_init), atomic_load(&n_send), atomic_load(&n_recv),
                      atomic_load(&n_barrier), atomic_load(&n_allreduce), atomic_load(&n_comm_rank),
                      atomic_load(&n_finalize));
+#ifdef LEAVE
+    n += snprintf(line + n, sizeof line - (size_t)n, " left=%ld send_at=%ld rank_at=%ld defines_send=%ld", left,
+                  send_at, rank_at, defines_send);
+#endif
+    n += snprintf(line + n, sizeof line - (size_t)n, "\n");
     write_line(line, n);
 }
 
@@ -82,11 +135,23 @@ __attribute__((destructor)) static void report_at_exit(void)
     report();
 }
 
+/* libleave.so without LEAVE_AT (or 0): leaves right after PMPI_Init. */
+static void after_init(void)
+{
+#ifdef LEAVE
+    const char *at = getenv("LEAVE_AT");
+    if (!at || atol(at) == 0) {
+        leave_chain();
+    }
+#endif
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
     bump(&n_init);
     int rc = PMPI_Init(argc, argv);
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+    after_init();
     return rc;
 }
 
@@ -95,6 +160,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     bump(&n_init);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+    after_init();
     return rc;
 }
 
@@ -108,6 +174,12 @@ int MPI_Finalize(void)
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     bump(&n_send);
+#ifdef LEAVE
+    const char *at = getenv("LEAVE_AT");
+    if (at && atol(at) > 0 && atomic_load(&n_send) == atol(at)) {
+        leave_chain(); /* inside this wrapper: its PMPI_Send below still goes on to the next level */
+    }
+#endif
     return PMPI_Send(buf, count, datatype, dest, tag, comm);
 }
 

@@ -29,7 +29,7 @@ class ExportsTest {
     static final Path NATIVE = Path.of(System.getProperty("jpmpi.native.dir", "target/classes/native"));
     static final Set<String> API = Set.of("jpmpi_active", "jpmpi_implementation", "jpmpi_level_count",
             "jpmpi_level_entry", "jpmpi_level_defines", "jpmpi_resolve", "jpmpi_function_count",
-            "jpmpi_function_name", "jpmpi_caller_word");
+            "jpmpi_function_name", "jpmpi_caller_word", "jpmpi_level_of", "jpmpi_level_leave");
     static final Set<String> SIGNALS = Set.of("sigaction", "signal", "bsd_signal", "sysv_signal", "__sysv_signal");
 
     static Stream<String> implementations() {

@@ -9,6 +9,7 @@ import io.jpmpi.testsupport.BuiltTools;
 import io.jpmpi.testsupport.MpiRun;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
+import io.jpmpi.testsupport.Pingpong;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -276,6 +277,29 @@ class HwcIT {
                 r::describe);
     }
 
+    /**
+     * Sampled, and hwcloop calls MPI_Init (MPI_THREAD_SINGLE): the level leaves the chain right
+     * after MPI_Init for every function but MPI_Init, MPI_Init_thread and MPI_Finalize (said once,
+     * with `v`), each rank's line says so, and the counting levels above and below it still see
+     * exactly the program's calls. The C level alone, so that it prints its line per rank.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void sampledLeavesTheChainWhenOnlyTheMainThreadCallsMpi(Impl impl) {
+        int iters = 12;
+        Result r = loop(impl, Map.of("JPMPI_HWC_EVENTS", "software", "JPMPI_HWC_MODE", "sampled", "JPMPI_HWC_SAMPLING",
+                "2000"), List.of("v", impl.file("libcount.so"), hwc(impl).get(0), impl.file("libcount2.so")), iters,
+                N, false);
+        Pattern left = Pattern.compile("jpmpi: level 1 \\S+/libjpmpi-hwc\\.so left the chain for \\d+ functions, keeps 3");
+        assertEquals(1, r.err().stream().filter(l -> left.matcher(l).matches()).count(), r::describe);
+        assertEquals(RANKS, r.err().stream().filter(l -> l.startsWith("jpmpi hwc (pid ")
+                && l.contains(" in MPI, wrappers left after MPI_Init) task-clock app=")).count(), r::describe);
+        for (int rank = 0; rank < RANKS; rank++) {
+            assertEquals(Pingpong.counts(1, 0, 0, iters, iters, 1, 1), r.counts("count", rank), r::describe);
+            assertEquals(Pingpong.counts(1, 0, 0, iters, iters, 1, 1), r.counts("count2", rank), r::describe);
+        }
+    }
+
     static Stream<Arguments> threadCases() {
         return MpiRun.implementations().flatMap(i -> Stream.of("calls", "sampled").map(m -> Arguments.of(i, m)));
     }
@@ -283,14 +307,15 @@ class HwcIT {
     /**
      * MPI_THREAD_MULTIPLE: hwcthreads' second thread is the only caller of MPI_Allgather; both
      * threads of every rank are counted, and MPI_Allgather has its calls (calls mode) or samples
-     * (sampled mode).
+     * (sampled mode). The wrappers stay in the chain (no level leaves it: `v` would say so).
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("threadCases")
     void theSecondThreadsCallsAreAttributed(Impl impl, String mode) {
         int rounds = 300;
         MpiRun run = MpiRun.on(impl).ranks(RANKS).env("JPMPI_OUTPUT_DIR", OUT)
-                .levels(MpiRun.entry(hwc(impl).toArray(String[]::new))).java().env("JPMPI_HWC_EVENTS", "software")
+                .levels(MpiRun.entry(Stream.concat(Stream.of("v"), hwc(impl).stream()).toArray(String[]::new))).java()
+                .env("JPMPI_HWC_EVENTS", "software")
                 .env("JPMPI_HWC_MODE", mode).env("JPMPI_HWC_SAMPLING", "2000");
         Result r = run.run("hwcthreads", Integer.toString(rounds)).assertSuccess();
         assertEquals(1, r.countOut("hwcthreads ranks=" + RANKS + " rounds=" + rounds + " ok"), r::describe);
@@ -302,6 +327,7 @@ class HwcIT {
         Matcher m = Pattern.compile("\\{\"name\":\"MPI_Allgather\",\"calls\":(\\d+)(?:,\"samples\":(\\d+))?")
                 .matcher(json);
         assertTrue(m.find(), () -> "MPI_Allgather is not in\n" + json);
+        assertTrue(r.err().stream().noneMatch(l -> l.contains(" left the chain for ")), r::describe);
         if (mode.equals("calls")) {
             assertEquals(RANKS * rounds, Long.parseLong(m.group(1)), json);
         } else {
