@@ -24,11 +24,7 @@ class SitesReportTest {
     }
 
     private static int count(String s, String what) {
-        int n = 0;
-        for (int at = s.indexOf(what); at >= 0; at = s.indexOf(what, at + 1)) {
-            n++;
-        }
-        return n;
+        return HtmlReportTest.count(s, what);
     }
 
     @Test
