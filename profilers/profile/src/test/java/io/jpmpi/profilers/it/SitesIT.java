@@ -317,6 +317,25 @@ class SitesIT {
         sameOnEveryRank(inLib, 7, at2);
     }
 
+    /**
+     * With the profile's Java level (a by-hand entry list) the ranks write profile.json at
+     * MPI_Finalize, without sites; every rank's table is written too, and what the launcher does
+     * after the job (ProfileWriter.addSites) adds the same eight named sites to it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void theJavaLevelsProfileGetsItsSitesAfterTheJob(Impl impl) throws Exception {
+        Result r = ProfileRun.run(impl, Level.FULL, RANKS, impl.file("sites")).assertSuccess();
+        Profile written = ProfileRun.profile(r);
+        assertEquals(null, written.sites(), r::describe);
+        Profile p = ProfileWriter.addSites(written, ProfileRun.dir(r));
+        String at = "\n" + p.sites() + "\n" + r.describe();
+        assertEquals(sitesOfSitesC().stream().map(w -> w.function() + " " + w.where() + " " + w.perRank() * RANKS)
+                .sorted().toList(), p.sites().sites().stream().map(s -> s.function() + " " + s.where() + " "
+                + (long) s.calls().sum()).sorted().toList(), at);
+        assertEquals(p, ProfileJson.read(ProfileRun.dir(r).resolve("profile.json")));
+    }
+
     /** JPMPI_PROFILE_SITES=off: no table, no sites in profile.json; another value: said once per rank, then on. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
