@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Names the call sites of the ranks' tables at merge time (PROFILE.md, "Call sites"): binutils'
  * {@code addr2line -f -C -e MODULE}, one process per module with all of its offsets on stdin (each
- * return address minus one, the byte in the calling line), all modules at once and within
- * {@value #LIMIT_SECONDS} s in all. A site gets file, line and function from the module's debug
+ * return address minus one, the byte in the calling line), {@value #PARALLEL} modules at a time,
+ * within {@value #LIMIT_SECONDS} s in all. A site gets file, line and function from the module's debug
  * information; without it, the function from its symbol table; without that, the dynamic symbol
  * the rank found; without that, the module and offset. What could not be done is said once, in
  * {@link CallSites#note()}.
@@ -27,6 +27,8 @@ public final class SiteNames {
     static final long LIMIT_SECONDS = 30;
     /** The program asked. */
     static final String ADDR2LINE = "addr2line";
+    /** How many modules are asked at once (a job's sites may be in a hundred libraries). */
+    static final int PARALLEL = 8;
 
     private SiteNames() {
     }
@@ -95,19 +97,22 @@ public final class SiteNames {
         return String.join(", ", shown);
     }
 
-    /** Every module's offsets, asked at once: module → offset → answer (no entry for a module not answered). */
+    /** Every module's offsets, {@value #PARALLEL} modules at a time: module → offset → answer (none for a module not answered). */
     private static Map<String, Map<Long, Answer>> ask(Map<String, TreeSet<Long>> byModule, String program,
                                                       List<String> problems) {
         Map<String, Map<Long, Answer>> out = new HashMap<>();
-        record Running(String module, List<Long> offsets, Process process, Path in, Path out) {
-        }
         List<Running> running = new ArrayList<>();
         List<String> failed = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
+        int waited = 0;
         try {
             for (var e : byModule.entrySet()) {
                 if (!Files.isRegularFile(Path.of(e.getKey()))) {
                     failed.add(e.getKey() + " is no longer there");
                     continue;
+                }
+                if (running.size() - waited == PARALLEL) {
+                    collect(running.get(waited++), deadline, program, out, failed);
                 }
                 List<Long> offsets = List.copyOf(e.getValue());
                 StringBuilder b = new StringBuilder(offsets.size() * 12);
@@ -130,22 +135,8 @@ public final class SiteNames {
                 }
                 running.add(new Running(e.getKey(), offsets, p, in, answer));
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
-            for (Running r : running) {
-                boolean done = r.process().waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (!done) {
-                    r.process().destroyForcibly();
-                    failed.add(program + " took longer than " + LIMIT_SECONDS + " s on " + r.module());
-                } else if (r.process().exitValue() != 0) {
-                    failed.add(program + " failed (exit status " + r.process().exitValue() + ") on " + r.module());
-                } else {
-                    Map<Long, Answer> answers = parse(Files.readAllLines(r.out(), StandardCharsets.UTF_8), r.offsets());
-                    if (answers == null) {
-                        failed.add(program + " gave an answer of the wrong shape for " + r.module());
-                    } else {
-                        out.put(r.module(), answers);
-                    }
-                }
+            while (waited < running.size()) {
+                collect(running.get(waited++), deadline, program, out, failed);
             }
         } catch (IOException e) {
             failed.add("cannot ask " + program + ": " + oneLine(e));
@@ -164,9 +155,36 @@ public final class SiteNames {
             }
         }
         if (!failed.isEmpty()) {
-            problems.add(String.join("; ", failed) + ": those sites are named by dynamic symbol or module+offset");
+            List<String> said = failed.size() <= 3 ? failed : new ArrayList<>(failed.subList(0, 3));
+            if (failed.size() > 3) {
+                said.add("and " + (failed.size() - 3) + " more modules");
+            }
+            problems.add(String.join("; ", said) + ": those sites are named by dynamic symbol or module+offset");
         }
         return out;
+    }
+
+    /** One module's addr2line: its input and output files. */
+    private record Running(String module, List<Long> offsets, Process process, Path in, Path out) {
+    }
+
+    /** Waits for {@code r} until {@code deadline} (System.nanoTime) and takes its answers, or says why not. */
+    private static void collect(Running r, long deadline, String program, Map<String, Map<Long, Answer>> out,
+                                List<String> failed) throws IOException, InterruptedException {
+        boolean done = r.process().waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (!done) {
+            r.process().destroyForcibly();
+            failed.add(program + " took longer than " + LIMIT_SECONDS + " s in all, at " + r.module());
+        } else if (r.process().exitValue() != 0) {
+            failed.add(program + " failed (exit status " + r.process().exitValue() + ") on " + r.module());
+        } else {
+            Map<Long, Answer> answers = parse(Files.readAllLines(r.out(), StandardCharsets.UTF_8), r.offsets());
+            if (answers == null) {
+                failed.add(program + " gave an answer of the wrong shape for " + r.module());
+            } else {
+                out.put(r.module(), answers);
+            }
+        }
     }
 
     /** Two lines per offset (function, then file:line); null if the answer has another shape. */

@@ -101,6 +101,30 @@ class SiteNamesTest {
         assertEquals(s.size(), merged.sites().size());
     }
 
+    /** More modules than are asked at once: every one answered; many modules gone: three named, the rest counted. */
+    @Test
+    void manyModules(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("probe.c"), SOURCE);
+        run(dir, "cc", "-g", "-O1", "-o", "probe", "probe.c");
+        long offset = offsetOf(dir, dir.resolve("probe"));
+        List<SiteTables.Raw> raws = new java.util.ArrayList<>();
+        for (int i = 0; i < 2 * SiteNames.PARALLEL + 1; i++) {
+            Path copy = Files.copy(dir.resolve("probe"), dir.resolve("probe-" + i));
+            raws.add(raw(copy, offset, null));
+        }
+        for (int i = 0; i < 5; i++) {
+            raws.add(raw(dir.resolve("gone-" + i), 16, null));
+        }
+        CallSites cs = SiteNames.name(new SiteTables.Merged(raws, null));
+        for (int i = 0; i < 2 * SiteNames.PARALLEL + 1; i++) {
+            assertEquals(CallSites.Resolved.LINE, cs.sites().get(i).resolved(), cs.sites().get(i).toString());
+            assertEquals("probe_fn", cs.sites().get(i).name());
+        }
+        assertEquals(dir.resolve("gone-0") + " is no longer there; " + dir.resolve("gone-1") + " is no longer there; "
+                + dir.resolve("gone-2") + " is no longer there; and 2 more modules: those sites are named by dynamic"
+                + " symbol or module+offset", cs.note());
+    }
+
     @Test
     void withoutAddr2lineTheRanksNamesAreKeptAndThatIsSaidOnce(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("a"), "not a program");
