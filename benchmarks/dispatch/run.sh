@@ -25,7 +25,8 @@ esac
 # JPMPI_BENCH_CONFIGS="profile-c profile-base ...": only these configurations (default: all).
 # JPMPI_BENCH_BASE_RECORDER=DIR: also "profile-base", the recorder DIR/$impl/libjpmpi-profile.so (e.g. a copy
 # of main's) alone, under DIR/$impl/libmpiprofilesupport.so if there, beside "profile-c" (this tree's recorder
-# alone), "profile-c-exact" (JPMPI_PROFILE_TIMING=all) and "profile-c-sites" (JPMPI_PROFILE_SITES=on).
+# alone, call sites on as by default), "profile-c-nosites" (JPMPI_PROFILE_SITES=off) and "profile-c-exact"
+# (JPMPI_PROFILE_TIMING=all).
 want() { [[ -z "${JPMPI_BENCH_CONFIGS:-}" || " $JPMPI_BENCH_CONFIGS " == *" $1 "* ]]; }
 out=$(mktemp)
 profile_out=$(mktemp -d)
@@ -54,8 +55,9 @@ for ((i = 1; i <= runs; i++)); do
         "JPMPI_OUTPUT_DIR=$profile_out" \
         "JPMPI_PROFILE_QUIET=1" >>"$out"
     fi
-    # the recorder alone (as jpmpi run lists the profile tool): sampled timing (the default), every call
-    # timed, and a base recorder (JPMPI_BENCH_BASE_RECORDER) to compare with, side by side
+    # the recorder alone (as jpmpi run lists the profile tool): as by default (sampled timing, call sites
+    # kept), without call sites, every call timed, and a base recorder (JPMPI_BENCH_BASE_RECORDER) to
+    # compare with, side by side
     if want profile-c; then
         cmd=("$b/percall" "profile-c" "$calls" "$rounds")
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$profile_out" >>"$out"
@@ -65,10 +67,10 @@ for ((i = 1; i <= runs; i++)); do
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$profile_out" \
             "JPMPI_PROFILE_TIMING=all" >>"$out"
     fi
-    if want profile-c-sites; then
-        cmd=("$b/percall" "profile-c-sites" "$calls" "$rounds")
+    if want profile-c-nosites; then
+        cmd=("$b/percall" "profile-c-nosites" "$calls" "$rounds")
         launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$recorder" "JPMPI_OUTPUT_DIR=$profile_out" \
-            "JPMPI_PROFILE_SITES=on" >>"$out"
+            "JPMPI_PROFILE_SITES=off" >>"$out"
     fi
     if [[ -n "${JPMPI_BENCH_BASE_RECORDER:-}" ]] && want profile-base; then
         base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"

@@ -723,7 +723,7 @@ static int jp_write_sites(const char *path)
     return -1;
 }
 
-/* At MPI_Finalize, with JPMPI_PROFILE_SITES=on: this rank's sites into <output>/sites/rank-R.tsv. */
+/* At MPI_Finalize, unless JPMPI_PROFILE_SITES=off: this rank's sites into <output>/sites/rank-R.tsv. */
 void jp_sites_at_finalize(void)
 {
     if (!jp_sites_on || !jp_outdir[0]) {

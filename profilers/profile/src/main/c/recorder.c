@@ -103,7 +103,7 @@ struct jp_thread *jp_thread_new(void)
 #define JP_N_MAX 1024
 uint64_t jp_clock_ticks = 64; /* two clock reads back to back (a guess until measured) */
 static int jp_sampling = 1;   /* 0: JPMPI_PROFILE_TIMING=all */
-int jp_sites_on;              /* JPMPI_PROFILE_SITES=on: call sites kept and written */
+int jp_sites_on;              /* unless JPMPI_PROFILE_SITES=off: call sites kept and written */
 
 __attribute__((constructor)) static void jp_timing_setup(void)
 {
@@ -129,7 +129,11 @@ __attribute__((constructor)) static void jp_timing_setup(void)
     }
     jp_caller_word = (jp_caller_word_t)(void (*)(void))dlsym(RTLD_DEFAULT, "jpmpi_caller_word");
     const char *sites = getenv(JPMPI_SETTING_PROFILE_SITES);
-    jp_sites_on = sites && strcmp(sites, "on") == 0;
+    jp_sites_on = !sites || strcmp(sites, "off") != 0;
+    if (sites && *sites && strcmp(sites, "on") != 0 && strcmp(sites, "off") != 0) {
+        dprintf(STDERR_FILENO, "jpmpi profile: %s=%s is neither on nor off; using on\n", JPMPI_SETTING_PROFILE_SITES,
+                sites);
+    }
 }
 
 static uint16_t jp_stride(struct jp_thread *t, uint32_t n)
@@ -466,6 +470,18 @@ static void jp_start_output(void)
     jp_measure_cost();
 }
 
+/*
+ * No output (the accounting tool alone, or no directory to write in): no call keeps a site from now
+ * on. The tables are left allocated (another thread may be writing its own right now), untouched.
+ */
+static void jp_sites_drop(void)
+{
+    jp_sites_on = 0;
+    for (struct jp_thread *t = jp_threads; t; t = t->next) {
+        __atomic_store_n(&t->sites, NULL, __ATOMIC_RELAXED);
+    }
+}
+
 /* Said by a level before MPI_Init returns to the recorder; a late 1 starts the output then. */
 JP_EXPORT void jpmpi_profile_output(int needed)
 {
@@ -625,6 +641,9 @@ static void jp_recording_starts(MPI_Comm all)
     if (jp_output_yes || !jp_output_no) {
         jp_start_output();
     }
+    if (!jp_output_on) {
+        jp_sites_drop();
+    }
     jp_own_agree();
     for (int i = 0; i < 3; i++) {
         struct sigaction now;
@@ -771,7 +790,9 @@ JP_EXPORT int MPI_Finalize(void)
     c.t1 = c.t0;
     jp_end(&c, JP_F_MPI_Finalize, 0);
     jp_on = 0;
-    jp_sites_at_finalize();
+    if (jp_output_on) {
+        jp_sites_at_finalize();
+    }
     if (jp_initialized && !jp_level_writes && jp_gather_dumps(JP_FINALIZE)) {
         /* No Java level writes the profile (the profile tool alone: jpmpi run merges the dumps
          * rank 0 has just written, after the ranks exit) */

@@ -51,7 +51,7 @@ struct jp_thread {
     struct jp_thread *next;
     void *const *caller;        /* the dispatcher's caller word of this thread (or a NULL word) */
     struct jp_site *sites;      /* JP_SITES + 1 entries (the last: calls from sites that found the table
-                                 * full); NULL unless JPMPI_PROFILE_SITES=on, so no call pays for them */
+                                 * full); NULL with JPMPI_PROFILE_SITES=off, so no call pays for them */
     uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
     uint64_t rng;               /* the sampling strides' xorshift state */
     struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];

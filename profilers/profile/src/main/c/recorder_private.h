@@ -33,7 +33,7 @@ extern char jp_host[64];
 extern char jp_exe[256];
 extern char jp_jobid[64];
 extern char jp_step[8];
-extern int jp_sites_on;                 /* JPMPI_PROFILE_SITES=on: each thread keeps its call sites */
+extern int jp_sites_on;                 /* unless JPMPI_PROFILE_SITES=off: each thread keeps its call sites */
 
 /* rec_own.c: the recorder's own MPI calls, straight to the library (no level sees them), on a
  * communicator of its own; every wait yields its core (MPI_Test + sched_yield). */
@@ -70,7 +70,7 @@ int jp_world(MPI_Comm comm, int r);
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);
-/* rec_snapshot.c: this rank's call sites (JPMPI_PROFILE_SITES=on) at MPI_Finalize. */
+/* rec_snapshot.c: this rank's call sites (unless JPMPI_PROFILE_SITES=off) at MPI_Finalize. */
 void jp_sites_at_finalize(void);
 /* rec_periodic.c: waits until no periodic dump (JPMPI_PROFILE_DUMP_EVERY) is being written; after an
  * end state was set, none starts. */

@@ -29,7 +29,7 @@ class ProfileDetailsIT {
         assertEquals(0, r.exit(), r::describe);
         Path prof = r.dir().resolve("prof");
         String json = Files.readString(prof.resolve("profile.json"));
-        assertTrue(json.startsWith("{\"schema\":\"jpmpi-profile-2\","), json);
+        assertTrue(json.startsWith("{\"schema\":\"" + Profile.SCHEMA + "\","), json);
         Profile p = ProfileJson.read(prof.resolve("profile.json"));
         List<ProfileDetails.RankFunctions> ranks = p.details().rankFunctions();
         assertEquals(3, ranks.size());

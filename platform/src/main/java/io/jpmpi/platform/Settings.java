@@ -126,10 +126,11 @@ public final class Settings {
                         + " short to time honestly (counts and bytes stay exact; profilers/profile/PROFILE.md, Sampled"
                         + " timing); all: it times every call.",
                 null));
-        s.add(new Setting("PROFILE", "SITES", Reader.TOOLS, "off",
+        s.add(new Setting("PROFILE", "SITES", Reader.TOOLS, "on",
                 "on: the profile recorder keeps every call site (the application's return address, per function and"
-                        + " thread) and each rank writes sites/rank-R.tsv at MPI_Finalize (profilers/profile/PROFILE.md,"
-                        + " Call sites).",
+                        + " thread), each rank writes sites/rank-R.tsv at MPI_Finalize, and jpmpi run / jpmpi report name"
+                        + " them with addr2line into profile.json and the reports (profilers/profile/PROFILE.md, Call"
+                        + " sites); off: none kept.",
                 null));
         s.add(new Setting("MPIT", "READ", Reader.TOOLS, "regions",
                 "When the mpit tool reads every MPI_T performance variable: regions (MPI_Init, each MPI_Pcontrol,"

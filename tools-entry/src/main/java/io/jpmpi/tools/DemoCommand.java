@@ -70,7 +70,8 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new JpmpiException(ExitCode.CANNOT_START, "demo: cannot create " + work + ": " + e.getMessage());
         }
-        run(List.of(impl.mpicc(), "-std=c99", "-O2", "-Wall", "-Wextra", "-o", halo.toString(),
+        // -g: the profile names the call sites by file, line and function (PROFILE.md, "Call sites")
+        run(List.of(impl.mpicc(), "-std=c99", "-O2", "-g", "-Wall", "-Wextra", "-o", halo.toString(),
                 layout.demoDir().resolve("halo.c").toString(), "-lm"), "compiling the demo");
         Path out = work.resolve("profile");
         try {

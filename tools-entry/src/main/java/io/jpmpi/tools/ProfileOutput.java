@@ -3,6 +3,7 @@ package io.jpmpi.tools;
 import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileDetails;
+import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.Reports;
 import java.io.IOException;
@@ -23,8 +24,9 @@ final class ProfileOutput {
      * without MPI_Finalize), become profile.json and its reports, partial if some rank did not
      * finish; the dumps of a complete profile are then removed (profile.json holds all of them).
      * Either way, say where the reports are. A profile.json the ranks wrote (the profile's Java
-     * level in a by-hand entry list) is left as it is. {@code run} (the command line, the settings,
-     * the wall time) goes into the profile's header.
+     * level in a by-hand entry list) is left as it is but for the call sites (sites/rank-R.tsv),
+     * which are named here and added to it. {@code run} (the command line, the settings, the wall
+     * time) goes into the profile's header.
      */
     static void finish(Context ctx, Path dir, ProfileDetails.Run run) {
         finishOne(ctx, dir, "profile", run);
@@ -72,6 +74,12 @@ final class ProfileOutput {
                             + " ranks' dumps (ranks/rank-R.bin, kept)");
                 } else {
                     RankDumps.remove(dir);
+                }
+            } else if (Files.isRegularFile(json)) {
+                Profile p = ProfileJson.read(json);
+                Profile q = ProfileWriter.addSites(p, dir);
+                if (q != p) {
+                    ProfileWriter.writeReports(q, dir, true);
                 }
             }
         } catch (IOException | RuntimeException e) {

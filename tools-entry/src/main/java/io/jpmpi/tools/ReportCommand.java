@@ -47,6 +47,11 @@ public final class ReportCommand implements Callable<Integer> {
         Profile profile;
         if (InputFile.present(json)) { // a broken or looping link too: read() says what it is
             profile = read(json);
+            try { // the call sites of a profile.json the ranks wrote (the profile's Java level)
+                profile = ProfileWriter.addSites(profile, dir);
+            } catch (IOException e) {
+                throw new JpmpiException(ExitCode.BAD_PROFILE, "report: call sites: " + oneLine(e));
+            }
         } else if (ProfileWriter.needsMerge(dir)) {
             try {
                 profile = ProfileWriter.mergeDumps(dir);

@@ -22,13 +22,17 @@ import java.util.Objects;
  * @param bytes          the same for bytes
  * @param details        what schema jpmpi-profile-2 added (the run, the timer, per-rank functions);
  *                       {@link ProfileDetails#NONE} when there is none of it
+ * @param sites          what schema jpmpi-profile-3 added: the call sites, resolved; null when the
+ *                       profile has none (sites off, or not merged yet)
  */
 public record Profile(String schema, boolean partial, List<String> partialReasons, Job job, int ranks,
                       Summary summary, Overhead overhead, List<FunctionProfile> functions, long[] histogram,
                       Blocks blocks, List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes,
-                      ProfileDetails details) {
+                      ProfileDetails details, CallSites sites) {
     /** The schema written. */
-    public static final String SCHEMA = "jpmpi-profile-2";
+    public static final String SCHEMA = "jpmpi-profile-3";
+    /** The second schema, which is still read (it has no {@link CallSites}). */
+    public static final String SCHEMA_2 = "jpmpi-profile-2";
     /** The first schema, which is still read (it has no {@link ProfileDetails}). */
     public static final String SCHEMA_1 = "jpmpi-profile-1";
 
@@ -41,13 +45,27 @@ public record Profile(String schema, boolean partial, List<String> partialReason
                    Overhead overhead, List<FunctionProfile> functions, long[] histogram, Blocks blocks,
                    List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes) {
         this(schema, partial, partialReasons, job, ranks, summary, overhead, functions, histogram, blocks, rankRows,
-                messages, bytes, ProfileDetails.NONE);
+                messages, bytes, ProfileDetails.NONE, null);
+    }
+
+    /** A profile without the call sites schema jpmpi-profile-3 added. */
+    public Profile(String schema, boolean partial, List<String> partialReasons, Job job, int ranks, Summary summary,
+                   Overhead overhead, List<FunctionProfile> functions, long[] histogram, Blocks blocks,
+                   List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes, ProfileDetails details) {
+        this(schema, partial, partialReasons, job, ranks, summary, overhead, functions, histogram, blocks, rankRows,
+                messages, bytes, details, null);
     }
 
     /** This profile with {@code d} as its details. */
     public Profile withDetails(ProfileDetails d) {
         return new Profile(schema, partial, partialReasons, job, ranks, summary, overhead, functions, histogram,
-                blocks, rankRows, messages, bytes, d);
+                blocks, rankRows, messages, bytes, d, sites);
+    }
+
+    /** This profile with {@code s} as its call sites (null: none). */
+    public Profile withSites(CallSites s) {
+        return new Profile(schema, partial, partialReasons, job, ranks, summary, overhead, functions, histogram,
+                blocks, rankRows, messages, bytes, details, s);
     }
 
     /** Equal components, arrays by content (a record's own equals compares arrays by identity). */
@@ -59,13 +77,13 @@ public record Profile(String schema, boolean partial, List<String> partialReason
                 && Objects.equals(functions, p.functions) && Arrays.equals(histogram, p.histogram)
                 && Objects.equals(blocks, p.blocks) && Objects.equals(rankRows, p.rankRows)
                 && Objects.equals(messages, p.messages) && Objects.equals(bytes, p.bytes)
-                && Objects.equals(details, p.details);
+                && Objects.equals(details, p.details) && Objects.equals(sites, p.sites);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(schema, partial, partialReasons, job, ranks, summary, overhead, functions,
-                Arrays.hashCode(histogram), blocks, rankRows, messages, bytes, details);
+                Arrays.hashCode(histogram), blocks, rankRows, messages, bytes, details, sites);
     }
 
     @Override
@@ -73,7 +91,7 @@ public record Profile(String schema, boolean partial, List<String> partialReason
         return "Profile[schema=" + schema + ", partial=" + partial + ", partialReasons=" + partialReasons + ", job="
                 + job + ", ranks=" + ranks + ", summary=" + summary + ", overhead=" + overhead + ", functions="
                 + functions + ", histogram=" + Arrays.toString(histogram) + ", blocks=" + blocks + ", rankRows="
-                + rankRows + ", messages=" + messages + ", bytes=" + bytes + ", details=" + details + "]";
+                + rankRows + ", messages=" + messages + ", bytes=" + bytes + ", details=" + details + ", sites=" + sites + "]";
     }
 
     /** Per-rank figures summarised across ranks. */

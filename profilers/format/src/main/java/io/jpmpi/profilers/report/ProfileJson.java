@@ -34,6 +34,8 @@ public final class ProfileJson {
     public static final int MAX_RANKS = 1 << 20;
     /** The largest number of functions read. */
     public static final int MAX_FUNCTIONS = 4096;
+    /** The largest number of call sites read (sites.list). */
+    public static final int MAX_SITES = 1 << 16;
     /** The largest number of blocks read (blocks.first_rank). */
     public static final int MAX_BLOCKS = 1024;
     /**

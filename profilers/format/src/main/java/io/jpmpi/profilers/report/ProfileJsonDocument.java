@@ -45,7 +45,9 @@ final class ProfileJsonDocument {
     private static final String[] TOP = {"schema", "partial", "partial_reasons", "job", "ranks", "summary",
             "overhead", "functions", "histogram", "blocks", "rank_rows", "matrix",
             // added in jpmpi-profile-2 (optional: ProfileDetails)
-            "run", "timer", "rank_functions"};
+            "run", "timer", "rank_functions",
+            // added in jpmpi-profile-3 (optional: CallSites)
+            "sites"};
     /** The first of TOP's keys that schema 2 added: they may be absent. */
     private static final int ADDED_IN_2 = 12;
     private static final String[] RUN = {"source", "command", "tools", "output", "wall_s", "settings"};
@@ -62,6 +64,9 @@ final class ProfileJsonDocument {
     private static final String[] BLOCKS = {"first_rank", "app_s", "mpi_s", "messages", "bytes"};
     private static final String[] RANK_ROW = {"rank", "host", "pid", "app_s", "mpi_s", "calls", "partial"};
     private static final String[] MATRIX = {"messages", "bytes"};
+    private static final String[] SITES = {"note", "list"};
+    private static final String[] SITE = {"function", "module", "offset", "resolved", "file", "line", "name", "symbol",
+            "calls", "time_s", "bytes"};
     /** The top-level keys whose members' places are noted. */
     private static final Set<String> MARKED = Set.of("job", "summary", "overhead", "functions", "histogram", "blocks");
     /** The most words of a command line and settings read. */
@@ -110,6 +115,7 @@ final class ProfileJsonDocument {
             double[] timer = new double[1];
             List<ProfileDetails.RankFunctions> rankFunctions = new ArrayList<>();
             boolean[] hasRankFunctions = new boolean[1];
+            CallSites[] sites = new CallSites[1];
             object(TOP, ADDED_IN_2, k -> {
                 if (fields[0]++ == 0 && k != 0) {
                     throw error("not a jpmpi profile: the first key must be \"schema\", found \""
@@ -141,6 +147,7 @@ final class ProfileJsonDocument {
                         rankFunctions(rankFunctions);
                         hasRankFunctions[0] = true;
                     }
+                    case 15 -> sites[0] = sites();
                     default -> {
                     }
                 }
@@ -151,7 +158,7 @@ final class ProfileJsonDocument {
             Profile profile = new Profile(schema, partial[0], List.copyOf(reasons), job[0], ranks, summary[0],
                     overhead[0], List.copyOf(functions), histogram[0], blocks[0], List.copyOf(rows), matrix.get(0),
                     matrix.get(1), new ProfileDetails(run[0], timer[0],
-                            hasRankFunctions[0] ? List.copyOf(rankFunctions) : null));
+                            hasRankFunctions[0] ? List.copyOf(rankFunctions) : null), sites[0]);
             try {
                 ProfileCheck.check(profile);
             } catch (ProfileCheck.Inconsistency e) {
@@ -189,10 +196,10 @@ final class ProfileJsonDocument {
         private void schema() throws IOException {
             String s = string(false);
             schema = s;
-            if (!Profile.SCHEMA.equals(s) && !Profile.SCHEMA_1.equals(s)) {
+            if (!Profile.SCHEMA.equals(s) && !Profile.SCHEMA_2.equals(s) && !Profile.SCHEMA_1.equals(s)) {
                 if (s.startsWith("jpmpi-profile-")) {
                     throw error("unsupported schema \"" + clip(s, 40) + "\" (this jpmpi reads " + Profile.SCHEMA
-                            + " and " + Profile.SCHEMA_1 + ")");
+                            + ", " + Profile.SCHEMA_2 + " and " + Profile.SCHEMA_1 + ")");
                 }
                 throw error("not a jpmpi profile: \"schema\" is \"" + clip(s, 40) + "\", expected \""
                         + Profile.SCHEMA + "\"");
@@ -472,6 +479,60 @@ final class ProfileJsonDocument {
                 throw error(quote(path()) + " has " + n + " rows, \"ranks\" is " + ranks);
             }
         }
+
+        /* ---- call sites (schema 3, issue 21) ---- */
+
+        /** {@code {"note":..., "list":[site, ...]}}: at most {@link ProfileJson#MAX_SITES} sites. */
+        private CallSites sites() throws IOException {
+            String[] note = new String[1];
+            List<CallSites.Site> list = new ArrayList<>();
+            object(SITES, k -> {
+                switch (k) {
+                    case 0 -> note[0] = string(true);
+                    case 1 -> array(ProfileJson.MAX_SITES, "sites", i -> list.add(site()));
+                    default -> {
+                    }
+                }
+            });
+            return new CallSites(note[0], list);
+        }
+
+        private CallSites.Site site() throws IOException {
+            String[] s = new String[SITE.length];
+            long[] offset = new long[1];
+            int[] line = new int[1];
+            CallSites.Resolved[] resolved = new CallSites.Resolved[1];
+            Stat[] stats = new Stat[SITE.length];
+            object(SITE, k -> {
+                switch (k) {
+                    case 0, 1 -> {
+                        s[k] = string(false);
+                        if (s[k].isEmpty()) {
+                            throw error(quote(path()) + " must not be empty");
+                        }
+                    }
+                    case 2 -> offset[0] = count();
+                    case 3 -> {
+                        resolved[0] = CallSites.Resolved.of(string(false));
+                        if (resolved[0] == null) {
+                            throw expected("\"line\", \"function\", \"symbol\" or \"module\"");
+                        }
+                    }
+                    case 4, 6, 7 -> s[k] = string(true);
+                    case 5 -> line[0] = intIn(0, Integer.MAX_VALUE);
+                    case 8, 9, 10 -> stats[k] = stat();
+                    default -> {
+                    }
+                }
+            });
+            if (resolved[0] == CallSites.Resolved.LINE && (s[4] == null || line[0] == 0)) {
+                throw error(quote(path()) + " is resolved to a line but has no \"file\" and \"line\"");
+            }
+            return new CallSites.Site(s[0], s[1], offset[0], resolved[0], s[4], line[0], s[6], s[7], stats[8],
+                    stats[9], stats[10]);
+        }
+
+        /* ---- end of call sites ---- */
 
         private void matrix(List<List<Profile.SparseRow>> out) throws IOException {
             List<Profile.SparseRow> messages = new ArrayList<>();

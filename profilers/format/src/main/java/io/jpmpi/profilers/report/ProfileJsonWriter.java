@@ -74,6 +74,9 @@ final class ProfileJsonWriter {
         if (p.details().timerSeconds() > 0) {
             b.append("\"timer\":{\"resolution_s\":").append(number(p.details().timerSeconds())).append("},\n");
         }
+        if (p.sites() != null) {
+            sites(b, p.sites());
+        }
         b.append("\"functions\":[");
         List<FunctionProfile> functions = p.functions() == null ? List.of() : p.functions();
         for (int i = 0; i < functions.size(); i++) {
@@ -177,6 +180,43 @@ final class ProfileJsonWriter {
             g.writeEndObject();
         }) + (last ? "\n" : ",\n");
     }
+
+    /* ---- call sites (schema 3, issue 21) ---- */
+
+    /** {@code "sites":{"note":...,"list":[...]},} and a newline, one site per line. */
+    private static void sites(StringBuilder b, CallSites sites) {
+        b.append("\"sites\":{\"note\":").append(json(g -> {
+            if (sites.note() == null) {
+                g.writeNull();
+            } else {
+                g.writeString(sites.note());
+            }
+        })).append(",\"list\":[");
+        List<CallSites.Site> list = sites.sites();
+        for (int i = 0; i < list.size(); i++) {
+            CallSites.Site s = list.get(i);
+            b.append(i == 0 ? "\n" : ",\n").append(json(g -> site(g, s)));
+        }
+        b.append("]},\n");
+    }
+
+    private static void site(JsonGenerator g, CallSites.Site s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("function", s.function());
+        g.writeStringField("module", s.module());
+        g.writeNumberField("offset", s.offset());
+        g.writeStringField("resolved", s.resolved().json);
+        g.writeStringField("file", s.file());
+        g.writeNumberField("line", s.line());
+        g.writeStringField("name", s.name());
+        g.writeStringField("symbol", s.symbol());
+        stat(g, "calls", s.calls());
+        stat(g, "time_s", s.timeSeconds());
+        stat(g, "bytes", s.bytes());
+        g.writeEndObject();
+    }
+
+    /* ---- end of call sites ---- */
 
     private static void run(JsonGenerator g, ProfileDetails.Run run) throws IOException {
         g.writeStartObject();

@@ -189,6 +189,52 @@ final class Fixtures {
                 "/home/me/out")), 1e-8, p.details().rankFunctions()));
     }
 
+    /* ---- call sites (schema 3, issue 21) ---- */
+
+    /**
+     * {@code p} (with per-rank functions) with call sites, their figures the ranks' own: MPI_Waitall
+     * from two lines of halo.c (half the calls each, 3/4 and 1/4 of the time), the Allreduce from a
+     * line of a library, the Barrier from a module without debug information (dynamic symbol), the
+     * Bcast named by module+offset only.
+     */
+    static Profile withSites(Profile p) {
+        List<ProfileDetails.RankFunctions> rows = p.details().rankFunctions();
+        List<CallSites.Site> sites = new ArrayList<>();
+        sites.add(site(rows, "MPI_Waitall", 0.5, 0.75, "/home/me/halo", 0x1234, CallSites.Resolved.LINE,
+                "/home/me/halo.c", 42, "exchange", null));
+        sites.add(site(rows, "MPI_Waitall", 0.5, 0.25, "/home/me/halo", 0x1288, CallSites.Resolved.LINE,
+                "/home/me/halo.c", 57, "main", null));
+        sites.add(site(rows, "MPI_Allreduce", 1, 1, "/usr/lib/libsolver.so.2", 0x2f00, CallSites.Resolved.LINE,
+                "solver.c", 311, "solver_norm", "solver_norm+0x1c"));
+        sites.add(site(rows, "MPI_Barrier", 1, 1, "/home/me/tool", 0x7a0, CallSites.Resolved.SYMBOL, null, 0, null,
+                "run_step+0x40"));
+        sites.add(site(rows, "MPI_Bcast", 1, 1, "/home/me/stripped", 0x9bc, CallSites.Resolved.MODULE, null, 0, null,
+                null));
+        sites.sort(java.util.Comparator.comparingDouble((CallSites.Site x) -> x.timeSeconds().sum()).reversed());
+        return p.withSites(new CallSites("no debug information for some sites in stripped (addr2line answered ??)",
+                sites));
+    }
+
+    /** A site with {@code callShare} of each rank's calls of {@code function} and {@code timeShare} of its time. */
+    private static CallSites.Site site(List<ProfileDetails.RankFunctions> rows, String function, double callShare,
+                                       double timeShare, String module, long offset, CallSites.Resolved how,
+                                       String file, int line, String name, String symbol) {
+        int ranks = rows.size();
+        double[][] v = new double[3][ranks];
+        for (int r = 0; r < ranks; r++) {
+            ProfileDetails.Entry e = rows.get(r).get(function);
+            if (e != null) {
+                v[0][r] = Math.floor(e.calls() * callShare);
+                v[1][r] = e.timeSeconds() * timeShare;
+                v[2][r] = Math.floor((e.bytesSent() + e.bytesRecv()) * callShare);
+            }
+        }
+        return new CallSites.Site(function, module, offset, how, file, line, name, symbol, Stat.of(v[0]),
+                Stat.of(v[1]), Stat.of(v[2]));
+    }
+
+    /* ---- end of call sites ---- */
+
     /** One block per rank up to 64 ranks, else 64 blocks of consecutive ranks. */
     static Profile.Blocks blocks(int ranks, double[] app, double[] mpi, long[][] messages, long[][] bytes) {
         int n = Math.min(ranks, 64);

@@ -181,7 +181,7 @@ class ProfileJsonTest {
     void thePiecesHaveTheDocumentedShape() {
         Profile p = Fixtures.fourRanks();
         String head = ProfileJson.head(p);
-        assertTrue(head.startsWith("{\"schema\":\"jpmpi-profile-2\","), head);
+        assertTrue(head.startsWith("{\"schema\":\"jpmpi-profile-3\","), head);
         assertTrue(head.endsWith("\"rank_rows\":[\n"), head);
         assertEquals("],\"matrix\":{\"messages\":[\n", ProfileJson.middle());
         assertEquals("],\"bytes\":[\n", ProfileJson.middle2());
@@ -393,11 +393,12 @@ class ProfileJsonTest {
     @Test
     void otherSchemas() {
         String json = assertDoesNotThrowText();
-        assertEquals(NAME + ": line 1, column 11: unsupported schema \"jpmpi-profile-3\" (this jpmpi reads "
-                + "jpmpi-profile-2 and jpmpi-profile-1)", refused(json.replace("jpmpi-profile-2", "jpmpi-profile-3")));
-        assertTrue(refused(json.replace("jpmpi-profile-2", "other")).contains("not a jpmpi profile: \"schema\" is "
+        assertEquals(NAME + ": line 1, column 11: unsupported schema \"jpmpi-profile-4\" (this jpmpi reads "
+                + "jpmpi-profile-3, jpmpi-profile-2 and jpmpi-profile-1)", refused(json.replace("jpmpi-profile-3",
+                "jpmpi-profile-4")));
+        assertTrue(refused(json.replace("jpmpi-profile-3", "other")).contains("not a jpmpi profile: \"schema\" is "
                 + "\"other\""));
-        assertTrue(refused(json.replace("\"schema\":\"jpmpi-profile-2\"", "\"schema\":1"))
+        assertTrue(refused(json.replace("\"schema\":\"jpmpi-profile-3\"", "\"schema\":1"))
                 .contains("\"schema\" must be a string, found 1"));
     }
 
@@ -405,15 +406,69 @@ class ProfileJsonTest {
     @Test
     void theFirstSchemaIsStillRead() throws IOException {
         Profile p = Fixtures.fourRanks().withDetails(ProfileDetails.NONE);
-        String v1 = text(p).replace("\"schema\":\"jpmpi-profile-2\"", "\"schema\":\"jpmpi-profile-1\"");
+        String v1 = text(p).replace("\"schema\":\"jpmpi-profile-3\"", "\"schema\":\"jpmpi-profile-1\"");
         Profile q = parse(v1);
         assertEquals(Profile.SCHEMA_1, q.schema());
         assertEquals(ProfileDetails.NONE, q.details());
+        assertEquals(null, q.sites());
         assertEquals(p.functions(), q.functions());
         assertEquals(p.rankRows(), q.rankRows());
         assertEquals(p.messages(), q.messages());
-        // written again, it is a schema 2 file
-        assertTrue(text(q).startsWith("{\"schema\":\"jpmpi-profile-2\","));
+        // written again, it is a schema 3 file
+        assertTrue(text(q).startsWith("{\"schema\":\"jpmpi-profile-3\","));
+    }
+
+    /** A file of the second schema (details, no sites): read with its details, without sites. */
+    @Test
+    void theSecondSchemaIsStillRead() throws IOException {
+        Profile p = Fixtures.withDetails(Fixtures.fourRanks());
+        String v2 = text(p).replace("\"schema\":\"jpmpi-profile-3\"", "\"schema\":\"jpmpi-profile-2\"");
+        assertFalse(v2.contains("\"sites\""), v2);
+        Profile q = parse(v2);
+        assertEquals(Profile.SCHEMA_2, q.schema());
+        assertEquals(p.details(), q.details());
+        assertEquals(null, q.sites());
+        assertEquals(p.functions(), q.functions());
+    }
+
+    /** Schema 3's call sites: one per line after the timer, every field written and read back. */
+    @Test
+    void theSitesOfSchemaThree() throws IOException {
+        Profile p = Fixtures.withSites(Fixtures.withDetails(Fixtures.fourRanks()));
+        String json = text(p);
+        int at = json.indexOf("\n\"sites\":{\"note\":\"no debug information for some sites in stripped"
+                + " (addr2line answered ??)\",\"list\":[\n");
+        assertTrue(at > json.indexOf("\"ranks\":") && at < json.indexOf("\"functions\":"), json);
+        assertTrue(json.contains("\n{\"function\":\"MPI_Waitall\",\"module\":\"/home/me/halo\",\"offset\":4660,"
+                + "\"resolved\":\"line\",\"file\":\"/home/me/halo.c\",\"line\":42,\"name\":\"exchange\",\"symbol\":null,"
+                + "\"calls\":{\"sum\":"), json);
+        assertTrue(json.contains("\n{\"function\":\"MPI_Bcast\",\"module\":\"/home/me/stripped\",\"offset\":2492,"
+                + "\"resolved\":\"module\",\"file\":null,\"line\":0,\"name\":null,\"symbol\":null,"), json);
+        assertEquals(p.sites().sites().size(), json.substring(at).lines().skip(2).takeWhile(l -> l.startsWith("{"))
+                .count());
+        assertEquals(p, parse(json));
+        assertEquals(Profile.SCHEMA, parse(json).schema());
+        // no note: null
+        Profile noNote = p.withSites(new CallSites(null, p.sites().sites()));
+        assertTrue(text(noNote).contains("\"sites\":{\"note\":null,\"list\":["));
+        assertEquals(noNote, parse(text(noNote)));
+        // none at all: an empty list, still there
+        Profile none = p.withSites(new CallSites(null, List.of()));
+        assertTrue(text(none).contains("\"sites\":{\"note\":null,\"list\":[]},\n"));
+        assertEquals(none, parse(text(none)));
+        // refusals name the site
+        String m = refused(json.replace("\"resolved\":\"module\"", "\"resolved\":\"guess\""));
+        assertTrue(m.matches(".*\"sites\\.list\\[\\d]\\.resolved\" must be.*"), m);
+        assertTrue(m.contains("must be \"line\", \"function\", \"symbol\" or \"module\","
+                + " found \"guess\""), m);
+        m = refused(json.replace("\"file\":\"/home/me/halo.c\",\"line\":42", "\"file\":null,\"line\":42"));
+        assertTrue(m.contains("\"sites.list[0]\" is resolved to a line but has no \"file\" and \"line\""), m);
+        m = refused(json.replace("\"offset\":4660", "\"offset\":-1"));
+        assertTrue(m.contains("\"sites.list[0].offset\" must be a non-negative integer, found -1"), m);
+        m = refused(json.replace("\"function\":\"MPI_Bcast\"", "\"function\":\"\""));
+        assertTrue(m.matches(".*\"sites\\.list\\[\\d]\\.function\" must not be empty"), m);
+        m = refused(json.replace("\"max_rank\":3,", "\"max_rank\":4,"));
+        assertTrue(m.contains("must be an integer from 0 to 3, found 4"), m);
     }
 
     /** Schema 2's details: the run, the timer, every rank's functions; written and read back whole. */

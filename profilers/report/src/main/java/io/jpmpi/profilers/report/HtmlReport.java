@@ -138,6 +138,7 @@ public final class HtmlReport {
         timeBars(page, p);
         rankTable(b, p);
         functionTable(b, p);
+        sitesTables(b, p);
         rankFunctionMap(page, p);
         b.append("<h2>Communication matrix</h2>\n");
         hostMap(page, p);
@@ -445,6 +446,71 @@ public final class HtmlReport {
     }
 
     /* ---- end of sampled timing ---- */
+
+    /* ---- call sites (issue 21): every site by time, and each function's sites ---- */
+
+    /** The most sites the table lists (profile.json has them all). */
+    static final int MAX_SITE_ROWS = 1000;
+
+    /** Every site (up to {@value #MAX_SITE_ROWS}) and every function's sites, both sortable. */
+    private static void sitesTables(StringBuilder b, Profile p) {
+        CallSites cs = p.sites();
+        if (cs == null) {
+            return;
+        }
+        b.append("<h2>Call sites by time</h2>\n");
+        List<CallSites.Site> all = cs.sites();
+        if (all.isEmpty()) {
+            notes(b, "No call site was recorded.", cs.note());
+            return;
+        }
+        double mpi = p.summary().mpiSeconds().sum();
+        notes(b, "Where the program called each MPI function: file:line and function from the module's debug"
+                + " information, else the function or dynamic symbol and offset, else module+offset (column"
+                + " \"named by\"). Sums over ranks; time per rank: the lowest and highest with the rank holding each"
+                + " (a rank that never called from the site counts 0).");
+        startTable(b, "sites", "site", "function", "#calls", "#time", "#% MPI", "#bytes", "#min/rank", "#rank",
+                "#max/rank", "#rank", "#cv", "named by", "module");
+        List<CallSites.Site> shown = all.subList(0, Math.min(MAX_SITE_ROWS, all.size()));
+        for (CallSites.Site s : shown) {
+            Stat t = s.timeSeconds();
+            b.append("<tr>");
+            cell(b, s.where());
+            cell(b, s.function());
+            cell(b, Units.count(s.calls().sum()), s.calls().sum());
+            cell(b, Units.seconds(t.sum()), t.sum());
+            cell(b, Units.percent(TextReport.percentOf(t.sum(), mpi)), TextReport.percentOf(t.sum(), mpi));
+            cell(b, Units.bytes(s.bytes().sum()), s.bytes().sum());
+            spread(b, t, Units::seconds, false);
+            cell(b, s.resolved().json);
+            cell(b, s.module() + "+0x" + Long.toHexString(s.offset()));
+            b.append("</tr>\n");
+        }
+        endTable(b);
+        notes(b, shown.size() < all.size() ? "The first " + MAX_SITE_ROWS + " of " + all.size()
+                + " sites; profile.json has them all." : null, cs.note());
+        b.append("<h3>Call sites per function</h3>\n");
+        startTable(b, "function-sites", "function", "site", "#calls", "#time", "#% of the function's time");
+        int rows = 0;
+        for (FunctionProfile f : Readable.timed(p)) {
+            for (CallSites.Site s : cs.of(f.name())) {
+                if (rows++ == MAX_SITE_ROWS) {
+                    break;
+                }
+                double pct = TextReport.percentOf(s.timeSeconds().sum(), f.timeSeconds());
+                b.append("<tr>");
+                cell(b, f.name());
+                cell(b, s.where());
+                cell(b, Units.count(s.calls().sum()), s.calls().sum());
+                cell(b, Units.seconds(s.timeSeconds().sum()), s.timeSeconds().sum());
+                cell(b, Units.percent(pct), pct);
+                b.append("</tr>\n");
+            }
+        }
+        endTable(b);
+    }
+
+    /* ---- end of call sites ---- */
 
     private static void pairTable(StringBuilder b, Profile p) {
         TextReport.Pairs all = TextReport.topPairs(p, TextReport.TOP_PAIRS);

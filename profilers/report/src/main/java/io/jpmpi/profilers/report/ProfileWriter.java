@@ -1,6 +1,7 @@
 package io.jpmpi.profilers.report;
 
 import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.profile.SiteTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,10 +27,41 @@ public final class ProfileWriter {
         return !Files.exists(profileFile(dir)) && RankDumps.present(dir);
     }
 
-    /** The profile the ranks' dumps in {@code dir} (ranks/rank-R.bin) make, partial if some are missing. */
+    /**
+     * The profile the ranks' dumps in {@code dir} (ranks/rank-R.bin) make, partial if some are missing,
+     * with the call sites of the ranks' tables (sites/rank-R.tsv) if there are any.
+     */
     public static Profile mergeDumps(Path dir) throws IOException {
-        return RankDumps.merge(dir);
+        return withSites(RankDumps.merge(dir), dir);
     }
+
+    /* ---- call sites (issue 21) ---- */
+
+    /**
+     * {@code p} with the call sites of the ranks' tables in {@code dir} merged and named
+     * ({@link SiteNames}), when it has none yet and there are tables; otherwise {@code p} itself.
+     */
+    public static Profile withSites(Profile p, Path dir) throws IOException {
+        if (p.sites() != null || !SiteTables.present(dir)) {
+            return p;
+        }
+        return p.withSites(SiteNames.name(SiteTables.read(dir, p.ranks())));
+    }
+
+    /**
+     * For a profile.json the ranks wrote themselves (the profile's Java level): {@code p} with the
+     * call sites of {@code dir}'s tables, profile.json rewritten with them; {@code p} itself if it
+     * has them already or there are none.
+     */
+    public static Profile addSites(Profile p, Path dir) throws IOException {
+        Profile q = withSites(p, dir);
+        if (q != p) {
+            writeProfile(q, dir);
+        }
+        return q;
+    }
+
+    /* ---- end of call sites ---- */
 
     /** Writes {@code p} as the profile.json of {@code dir}, atomically. */
     public static void writeProfile(Profile p, Path dir) throws IOException {

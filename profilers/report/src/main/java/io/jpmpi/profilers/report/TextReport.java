@@ -45,6 +45,7 @@ public final class TextReport {
             extremeRanks(b, p, top);
         }
         sampledTiming(b, p);
+        sites(b, p, top);
         b.append('\n');
         histogram(b, p);
         sizesPerFunction(b, p, top);
@@ -329,6 +330,84 @@ public final class TextReport {
 
     /* ---- end of sampled timing ---- */
 
+    /* ---- call sites (issue 21): the top sites by time, and each function's ---- */
+
+    /** How many sites the top table lists. */
+    public static final int TOP_SITES = 15;
+    /** How many sites each function lists. */
+    public static final int SITES_PER_FUNCTION = 5;
+    private static final int SITE = 29;
+
+    /**
+     * The sites with the most time (site, function, calls, time, % of MPI time, the time per rank:
+     * lowest and highest with their ranks), then each top function's sites; nothing when the
+     * profile has no sites.
+     */
+    private static void sites(StringBuilder b, Profile p, List<FunctionProfile> top) {
+        CallSites cs = p.sites();
+        if (cs == null) {
+            return;
+        }
+        b.append('\n');
+        List<CallSites.Site> all = cs.sites();
+        if (all.isEmpty()) {
+            b.append("Call sites: none was recorded.\n");
+        } else {
+            List<CallSites.Site> shown = all.subList(0, Math.min(TOP_SITES, all.size()));
+            double mpi = p.summary().mpiSeconds().sum();
+            b.append(shown.size() == all.size() ? "Call sites by time" : "Top " + shown.size() + " of " + all.size()
+                    + " call sites by time").append(" (sums over ").append(p.ranks())
+                    .append(p.ranks() == 1 ? " rank" : " ranks").append("; time per rank: lowest, highest, their ranks)\n");
+            String columns = "%-20s%8s%9s%6s%9s%5s%9s%5s\n";
+            b.append(String.format(Locale.ROOT, "%-" + SITE + "s" + columns, "site", " function", "calls", "time", "%MPI",
+                    "min", "rank", "max", "rank"));
+            for (CallSites.Site s : shown) {
+                column(b, s.where(), SITE);
+                Stat t = s.timeSeconds();
+                b.append(String.format(Locale.ROOT, columns, " " + cut(plain(s.function()), 19),
+                        Units.count(s.calls().sum()), Units.seconds(t.sum()), Units.percent(percentOf(t.sum(), mpi)),
+                        Units.seconds(t.min()), t.minRank(), Units.seconds(t.max()), t.maxRank()));
+            }
+            if (shown.size() < all.size()) {
+                b.append("... ").append(all.size() - shown.size()).append(" more in report.html and profile.json\n");
+            }
+            functionSites(b, cs, top);
+        }
+        if (cs.note() != null) {
+            wrap(b, "Call sites: " + cs.note());
+        }
+    }
+
+    /** Each function of {@code top} with sites: its sites by time, with their share of its time. */
+    private static void functionSites(StringBuilder b, CallSites cs, List<FunctionProfile> top) {
+        b.append("\nCall sites per function (the functions above; each one's sites by time)\n");
+        String columns = "%10s%10s%8s\n";
+        b.append(String.format(Locale.ROOT, "%-" + NAME + "s%-" + (WIDTH - NAME - 28) + "s" + columns, "function",
+                "site", "calls", "time", "% fn"));
+        for (FunctionProfile f : top) {
+            List<CallSites.Site> of = cs.of(f.name());
+            if (of.isEmpty()) {
+                continue;
+            }
+            name(b, f.name());
+            int room = WIDTH - NAME - 28;
+            for (int i = 0; i < Math.min(SITES_PER_FUNCTION, of.size()); i++) {
+                CallSites.Site s = of.get(i);
+                if (i > 0) {
+                    b.append(" ".repeat(NAME));
+                }
+                b.append(String.format(Locale.ROOT, "%-" + room + "s" + columns, cut(plain(s.where()), room - 1),
+                        Units.count(s.calls().sum()), Units.seconds(s.timeSeconds().sum()),
+                        Units.percent(percentOf(s.timeSeconds().sum(), f.timeSeconds()))));
+            }
+            if (of.size() > SITES_PER_FUNCTION) {
+                b.append(" ".repeat(NAME)).append("... ").append(of.size() - SITES_PER_FUNCTION).append(" more sites\n");
+            }
+        }
+    }
+
+    /* ---- end of call sites ---- */
+
     private static void spread(StringBuilder b, Profile p, List<FunctionProfile> top) {
         b.append("Time per rank of these functions (lowest and highest, the rank with each, coefficient of variation)\n");
         String columns = "%10s%8s%11s%11s%8s%8s%9s\n";
@@ -346,11 +425,16 @@ public final class TextReport {
 
     /** A function's name in the first column; a name too long for it gets a line of its own. */
     private static void name(StringBuilder b, String name) {
-        String n = plain(name);
-        if (n.length() < NAME) {
-            b.append(n).append(" ".repeat(NAME - n.length()));
+        column(b, name, NAME);
+    }
+
+    /** {@code text} in a first column {@code width} wide; too long for it, on a line of its own. */
+    private static void column(StringBuilder b, String text, int width) {
+        String n = plain(text);
+        if (n.length() < width) {
+            b.append(n).append(" ".repeat(width - n.length()));
         } else {
-            b.append(cut(n, WIDTH)).append('\n').append(" ".repeat(NAME));
+            b.append(cut(n, WIDTH)).append('\n').append(" ".repeat(width));
         }
     }
 

@@ -179,6 +179,49 @@ class HtmlReportChromiumIT {
                 body.group());
     }
 
+    /**
+     * The call-site tables (issue 21) in the browser: the sites table is there with every site,
+     * sorted by calls ascending through the fragment, then by time descending (the page's own order),
+     * and its screenshot is left in target/report-sites-screenshot.png.
+     */
+    @Test
+    void theSitesTableRendersAndSorts(@TempDir Path work) throws Exception {
+        Profile p = Fixtures.withSites(Fixtures.withDetails(Fixtures.fourRanks()));
+        Reports.writeReports(p, work);
+        String dom = chromium(work, work.resolve("report.html").toUri() + "#sort=sites:2:asc", "--dump-dom");
+        List<String> shown = siteRows(dom);
+        List<String> byCalls = p.sites().sites().stream()
+                .sorted(java.util.Comparator.comparingDouble((CallSites.Site s) -> s.calls().sum()))
+                .map(CallSites.Site::where).toList();
+        assertEquals(p.sites().sites().size(), shown.size(), shown.toString());
+        List<Double> calls = shown.stream().map(w -> p.sites().sites().stream().filter(s -> s.where().equals(w))
+                .findFirst().orElseThrow().calls().sum()).toList();
+        assertEquals(calls.stream().sorted().toList(), calls, "sorted by calls: " + shown + ", expected like " + byCalls);
+        String table = dom.substring(dom.indexOf("id=\"sites\""), dom.indexOf("</table>", dom.indexOf("id=\"sites\"")));
+        assertTrue(table.contains("aria-sort=\"ascending\">calls</th>"), table);
+        String byTime = chromium(work, work.resolve("report.html").toUri() + "#sort=sites:3:desc", "--dump-dom");
+        assertEquals(p.sites().sites().stream().map(CallSites.Site::where).toList(), siteRows(byTime));
+        Path png = work.resolve("sites.png");
+        chromium(work, work.resolve("report.html").toUri() + "#sort=sites:3:desc", "--screenshot=" + png,
+                "--window-size=1280,3000");
+        assertNotNull(ImageIO.read(png.toFile()), "not a PNG: " + png);
+        Files.copy(png, Path.of("target", "report-sites-screenshot.png"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The first cells of the sites table's rows, in the order shown. */
+    private static List<String> siteRows(String dom) {
+        int at = dom.indexOf("id=\"sites\"");
+        assertTrue(at > 0, "no sites table");
+        String table = dom.substring(at, dom.indexOf("</table>", at));
+        List<String> rows = new ArrayList<>();
+        Matcher row = Pattern.compile("<tr><td>([^<]+)</td>").matcher(table);
+        while (row.find()) {
+            rows.add(row.group(1));
+        }
+        return rows;
+    }
+
     private static boolean near(int r, int g, int b, int r0, int g0, int b0) {
         return Math.abs(r - r0) < 12 && Math.abs(g - g0) < 12 && Math.abs(b - b0) < 12;
     }

@@ -37,7 +37,7 @@ class HtmlReportTest {
         return Fixtures.withReasons(p, List.of("rank 3: <script>alert(3)</script>"));
     }
 
-    private static int count(String s, String what) {
+    static int count(String s, String what) {
         int n = 0;
         for (int at = s.indexOf(what); at >= 0; at = s.indexOf(what, at + 1)) {
             n++;

@@ -2,11 +2,13 @@ package io.jpmpi.profilers.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +53,28 @@ class ProfileWriterTest {
                 Files.readString(dir.resolve(Reports.TEXT)));
         assertTrue(Files.readString(dir.resolve(Reports.TEXT)).lines().anyMatch(l -> l.contains("hosts")));
         assertTrue(Files.isRegularFile(dir.resolve(Reports.HTML)));
+    }
+
+    /** A profile.json the ranks wrote gets the ranks' call sites once, named; then it is left alone. */
+    @Test
+    void addSitesNamesTheTablesOnceAndRewritesTheProfile(@TempDir Path dir) throws IOException {
+        Profile p = Fixtures.fourRanks();
+        assertEquals(p, ProfileWriter.addSites(p, dir), "no tables: nothing to add");
+        assertFalse(Files.exists(ProfileWriter.profileFile(dir)));
+        Files.createDirectories(dir.resolve("sites"));
+        for (int rank = 0; rank < 4; rank++) {
+            Files.writeString(dir.resolve("sites/rank-" + rank + ".tsv"), "# function\tmodule\toffset\taddress\tsymbol"
+                    + "\tcalls\tseconds\tbytes\nMPI_Bcast\t" + dir.resolve("gone") + "\t0x10\t0x10\tf+0x4\t" + (rank + 1)
+                    + "\t0.5\t8\n");
+        }
+        Profile q = ProfileWriter.addSites(p, dir);
+        assertEquals(1, q.sites().sites().size());
+        CallSites.Site s = q.sites().sites().get(0);
+        assertEquals(List.of("MPI_Bcast", "f+0x4 (gone)", 10.0, 1.0, 0, 4.0, 3), List.of(s.function(), s.where(),
+                s.calls().sum(), s.calls().min(), s.calls().minRank(), s.calls().max(), s.calls().maxRank()));
+        assertTrue(q.sites().note().contains(dir.resolve("gone") + " is no longer there"), q.sites().note());
+        assertEquals(q, ProfileJson.read(ProfileWriter.profileFile(dir)));
+        assertSame(q, ProfileWriter.addSites(q, dir), "sites already there: left alone");
     }
 
     @Test

@@ -1,0 +1,222 @@
+package io.jpmpi.profilers.report;
+
+import io.jpmpi.profilers.profile.SiteTables;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Names the call sites of the ranks' tables at merge time (PROFILE.md, "Call sites"): binutils'
+ * {@code addr2line -f -C -e MODULE}, one process per module with all of its offsets on stdin (each
+ * return address minus one, the byte in the calling line), {@value #PARALLEL} modules at a time,
+ * within {@value #LIMIT_SECONDS} s in all. A site gets file, line and function from the module's debug
+ * information; without it, the function from its symbol table; without that, the dynamic symbol
+ * the rank found; without that, the module and offset. What could not be done is said once, in
+ * {@link CallSites#note()}.
+ */
+public final class SiteNames {
+    /** The longest the resolution may take, for all modules together. */
+    static final long LIMIT_SECONDS = 30;
+    /** The program asked. */
+    static final String ADDR2LINE = "addr2line";
+    /** How many modules are asked at once (a job's sites may be in a hundred libraries). */
+    static final int PARALLEL = 8;
+
+    private SiteNames() {
+    }
+
+    /** The sites of {@code merged}, named with the {@code addr2line} on the PATH. */
+    public static CallSites name(SiteTables.Merged merged) {
+        return name(merged, ADDR2LINE);
+    }
+
+    /** A function, a file and a line as addr2line answered (null and 0 where it answered "??"). */
+    record Answer(String function, String file, int line) {
+        static final Answer NONE = new Answer(null, null, 0);
+    }
+
+    /** The same with {@code program} as addr2line (tests name one that is not there). */
+    static CallSites name(SiteTables.Merged merged, String program) {
+        Map<String, TreeSet<Long>> byModule = new LinkedHashMap<>();
+        for (SiteTables.Raw r : merged.sites()) {
+            if (!r.module().equals("?") && r.offset() > 0) {
+                byModule.computeIfAbsent(r.module(), m -> new TreeSet<>()).add(r.offset());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        Map<String, Map<Long, Answer>> answers = ask(byModule, program, problems);
+        List<CallSites.Site> out = new ArrayList<>(merged.sites().size());
+        TreeSet<String> noLines = new TreeSet<>();
+        for (SiteTables.Raw r : merged.sites()) {
+            Answer a = answers.getOrDefault(r.module(), Map.of()).getOrDefault(r.offset(), Answer.NONE);
+            CallSites.Resolved how;
+            if (a.file() != null && a.line() > 0) {
+                how = CallSites.Resolved.LINE;
+            } else if (a.function() != null) {
+                how = CallSites.Resolved.FUNCTION;
+            } else if (r.symbol() != null) {
+                how = CallSites.Resolved.SYMBOL;
+            } else {
+                how = CallSites.Resolved.MODULE;
+            }
+            if (how != CallSites.Resolved.LINE && answers.containsKey(r.module())) {
+                noLines.add(r.module());
+            }
+            out.add(new CallSites.Site(r.function(), r.module(), r.offset(), how,
+                    how == CallSites.Resolved.LINE ? a.file() : null, how == CallSites.Resolved.LINE ? a.line() : 0,
+                    a.function(), r.symbol(), r.calls(), r.timeSeconds(), r.bytes()));
+        }
+        if (!noLines.isEmpty()) {
+            problems.add("no debug information for some sites in " + names(noLines)
+                    + " (addr2line answered ??): named by function, dynamic symbol or module+offset");
+        }
+        if (merged.problem() != null) {
+            problems.add(merged.problem());
+        }
+        return new CallSites(problems.isEmpty() ? null : String.join("; ", problems), out);
+    }
+
+    /** Up to three modules' file names, then how many more. */
+    private static String names(TreeSet<String> modules) {
+        List<String> shown = new ArrayList<>();
+        for (String m : modules) {
+            if (shown.size() == 3) {
+                shown.add("and " + (modules.size() - 3) + " more");
+                break;
+            }
+            shown.add(Path.of(m).getFileName().toString());
+        }
+        return String.join(", ", shown);
+    }
+
+    /** Every module's offsets, {@value #PARALLEL} modules at a time: module → offset → answer (none for a module not answered). */
+    private static Map<String, Map<Long, Answer>> ask(Map<String, TreeSet<Long>> byModule, String program,
+                                                      List<String> problems) {
+        Map<String, Map<Long, Answer>> out = new HashMap<>();
+        List<Running> running = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
+        int waited = 0;
+        try {
+            for (var e : byModule.entrySet()) {
+                if (!Files.isRegularFile(Path.of(e.getKey()))) {
+                    failed.add(e.getKey() + " is no longer there");
+                    continue;
+                }
+                if (running.size() - waited == PARALLEL) {
+                    collect(running.get(waited++), deadline, program, out, failed);
+                }
+                List<Long> offsets = List.copyOf(e.getValue());
+                StringBuilder b = new StringBuilder(offsets.size() * 12);
+                for (long o : offsets) {
+                    b.append("0x").append(Long.toHexString(o - 1)).append('\n');
+                }
+                Path in = Files.createTempFile("jpmpi-sites-", ".in");
+                Path answer = Files.createTempFile("jpmpi-sites-", ".out");
+                Files.writeString(in, b, StandardCharsets.US_ASCII);
+                Process p;
+                try {
+                    p = new ProcessBuilder(program, "-f", "-C", "-e", e.getKey()).redirectInput(in.toFile())
+                            .redirectOutput(answer.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                } catch (IOException notThere) {
+                    Files.deleteIfExists(in);
+                    Files.deleteIfExists(answer);
+                    problems.add(program + " could not be run (" + oneLine(notThere) + "; it is in binutils):"
+                            + " sites are named by dynamic symbol or module+offset");
+                    break;
+                }
+                running.add(new Running(e.getKey(), offsets, p, in, answer));
+            }
+            while (waited < running.size()) {
+                collect(running.get(waited++), deadline, program, out, failed);
+            }
+        } catch (IOException e) {
+            failed.add("cannot ask " + program + ": " + oneLine(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failed.add("interrupted while asking " + program);
+        } finally {
+            for (Running r : running) {
+                r.process().destroyForcibly();
+                try {
+                    Files.deleteIfExists(r.in());
+                    Files.deleteIfExists(r.out());
+                } catch (IOException ignored) {
+                    // a temporary file left behind is not worth failing the merge for
+                }
+            }
+        }
+        if (!failed.isEmpty()) {
+            List<String> said = failed.size() <= 3 ? failed : new ArrayList<>(failed.subList(0, 3));
+            if (failed.size() > 3) {
+                said.add("and " + (failed.size() - 3) + " more modules");
+            }
+            problems.add(String.join("; ", said) + ": those sites are named by dynamic symbol or module+offset");
+        }
+        return out;
+    }
+
+    /** One module's addr2line: its input and output files. */
+    private record Running(String module, List<Long> offsets, Process process, Path in, Path out) {
+    }
+
+    /** Waits for {@code r} until {@code deadline} (System.nanoTime) and takes its answers, or says why not. */
+    private static void collect(Running r, long deadline, String program, Map<String, Map<Long, Answer>> out,
+                                List<String> failed) throws IOException, InterruptedException {
+        boolean done = r.process().waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (!done) {
+            r.process().destroyForcibly();
+            failed.add(program + " took longer than " + LIMIT_SECONDS + " s in all, at " + r.module());
+        } else if (r.process().exitValue() != 0) {
+            failed.add(program + " failed (exit status " + r.process().exitValue() + ") on " + r.module());
+        } else {
+            Map<Long, Answer> answers = parse(Files.readAllLines(r.out(), StandardCharsets.UTF_8), r.offsets());
+            if (answers == null) {
+                failed.add(program + " gave an answer of the wrong shape for " + r.module());
+            } else {
+                out.put(r.module(), answers);
+            }
+        }
+    }
+
+    /** Two lines per offset (function, then file:line); null if the answer has another shape. */
+    static Map<Long, Answer> parse(List<String> lines, List<Long> offsets) {
+        if (lines.size() != 2 * offsets.size()) {
+            return null;
+        }
+        Map<Long, Answer> out = new HashMap<>();
+        for (int i = 0; i < offsets.size(); i++) {
+            String function = lines.get(2 * i).strip();
+            String where = lines.get(2 * i + 1).replaceFirst(" \\(discriminator \\d+\\)$", "").strip();
+            int colon = where.lastIndexOf(':');
+            String file = colon > 0 ? where.substring(0, colon) : null;
+            int line = 0;
+            if (colon > 0) {
+                try {
+                    line = Integer.parseInt(where.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    line = 0; // "?": no line
+                }
+            }
+            if (file != null && file.startsWith("??")) {
+                file = null;
+            }
+            out.put(offsets.get(i), new Answer(function.isEmpty() || function.startsWith("??") ? null : function,
+                    file, file == null ? 0 : Math.max(0, line)));
+        }
+        return out;
+    }
+
+    private static String oneLine(IOException e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("");
+    }
+}
