@@ -28,7 +28,9 @@ public record Profile(String schema, boolean partial, List<String> partialReason
                       Blocks blocks, List<RankRow> rankRows, List<SparseRow> messages, List<SparseRow> bytes,
                       ProfileDetails details) {
     /** The schema written. */
-    public static final String SCHEMA = "jpmpi-profile-2";
+    public static final String SCHEMA = "jpmpi-profile-3";
+    /** The second schema, which is still read (it has no {@link ProfileBreakdown}, no call sites). */
+    public static final String SCHEMA_2 = "jpmpi-profile-2";
     /** The first schema, which is still read (it has no {@link ProfileDetails}). */
     public static final String SCHEMA_1 = "jpmpi-profile-1";
 

@@ -168,8 +168,8 @@ class RankDumpsTest {
 
     @Test
     void headersThatAreNotTheRecorders() throws IOException {
-        assertEquals("offset 8 (version): 3 is not from 1 to 2 (the versions this jpmpi reads)",
-                refused("rank-1.bin", b -> b.putInt(8, 3)));
+        assertEquals("offset 8 (version): 4 is not from 1 to 3 (the versions this jpmpi reads)",
+                refused("rank-1.bin", b -> b.putInt(8, 4)));
         assertEquals("offset 16 (number of functions): 70000 is not from 1 to 4096",
                 refused("rank-1.bin", b -> b.putInt(16, 70000)));
         assertEquals("offset 20 (number of size buckets): 64 is not from 1 to 48",

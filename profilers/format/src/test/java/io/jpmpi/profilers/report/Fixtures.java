@@ -189,6 +189,34 @@ final class Fixtures {
                 "/home/me/out")), 1e-8, p.details().rankFunctions()));
     }
 
+    /**
+     * {@code p} (of {@link #fourRanks}) with schema 3's breakdown: jpmpi's own start and finalize per
+     * rank, the Allreduce's buffer bytes (8 bytes a call: a quarter of its pairwise bytes sent on 4 ranks
+     * would be 3 x 8) and its calls in the communicator-size bucket of 4 processes, the time by size of
+     * MPI_Isend half in the bucket its calls are in.
+     */
+    static Profile withBreakdown(Profile p) {
+        FunctionProfile allreduce = function(p, "MPI_Allreduce");
+        FunctionProfile isend = function(p, "MPI_Isend");
+        double[] start = {0.0012, 0.0011, 0.0015, 0.0013};
+        double[] fin = {0.0003, 0.0002, 0.0002, 0.00025};
+        int k = 0;
+        while (isend.histogram()[k] == 0) {
+            k++;
+        }
+        double[] bySize = new double[k + 1];
+        bySize[k] = isend.timeSeconds() / 2;
+        ProfileBreakdown b = new ProfileBreakdown(new ProfileBreakdown.Cost(Stat.of(start), Stat.of(fin), 0.0021),
+                List.of(new ProfileBreakdown.FunctionDetail("MPI_Allreduce", 8 * allreduce.calls(), new double[0],
+                        new long[] {0, 0, allreduce.calls()}, new double[] {0, 0, allreduce.timeSeconds() * 0.75}),
+                        new ProfileBreakdown.FunctionDetail("MPI_Isend", 0, bySize, new long[0], new double[0])));
+        return p.withDetails(p.details().withBreakdown(b));
+    }
+
+    static FunctionProfile function(Profile p, String name) {
+        return p.functions().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
+    }
+
     /** One block per rank up to 64 ranks, else 64 blocks of consecutive ranks. */
     static Profile.Blocks blocks(int ranks, double[] app, double[] mpi, long[][] messages, long[][] bytes) {
         int n = Math.min(ranks, 64);
