@@ -100,7 +100,9 @@ class ProfileDetailsIT {
         assertTrue(b.cost().startSeconds().max() > 0 && b.cost().startSeconds().max() < 60, b.cost()::toString);
         assertTrue(b.cost().finalizeSeconds().max() > 0, b.cost()::toString);
         assertTrue(b.cost().rank0FinalizeSeconds() > 0, b.cost()::toString);
-        assertTrue(text.contains("jpmpi's own start in MPI_Init (after the library's): max "), text);
+        String box = text.replaceAll(" *\\|\n\\| +", " "); // the banner's wrapped lines joined
+        assertTrue(box.contains("jpmpi's own start in MPI_Init (after the library's): max "), text);
+        assertTrue(box.contains("its finalize in MPI_Finalize: rank 0 "), text);
         assertTrue(text.contains("Collectives: buffer bytes (mpiP's message size"), text);
         assertTrue(text.lines().anyMatch(l -> l.matches("MPI_Allreduce +3 +12 +4 +24\\* +24\\*")), text);
         assertTrue(text.lines().anyMatch(l -> l.matches("MPI_Allreduce +2-3 +3 +100\\S* +\\S+ [mun]?s +100\\S*")), text);

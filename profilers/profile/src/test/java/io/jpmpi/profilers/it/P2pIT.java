@@ -46,12 +46,16 @@ class P2pIT {
 
     /**
      * The size of a rank's snapshot as it goes to rank 0 (rec_snapshot.c, jp_compact): the header,
-     * each called function's index, 6 stats and size buckets, an end mark, each rank sent to.
+     * each called function's index, 6 stats and size buckets, an end mark, (version 3) the 32-byte head
+     * and each called function's detail record, each rank sent to.
      */
     static long wireBytes(Snapshot s) {
         long called = Arrays.stream(s.stats()).filter(st -> st[0] > 0).count();
         long sentTo = Arrays.stream(s.messages()).filter(m -> m > 0).count();
-        return Snapshot.HEADER + called * (4 + 6 * 8 + 8L * s.histograms()[0].length) + 4 + sentTo * 20;
+        long buckets = s.histograms()[0].length;
+        long detail = 16 + 8 * buckets + 16L * Snapshot.COMM_BUCKETS;
+        return Snapshot.HEADER + called * (4 + 6 * 8 + 8 * buckets) + 4 + Snapshot.DETAIL_HEAD + called * detail
+                + sentTo * 20;
     }
 
     static int k(int i, int j) {

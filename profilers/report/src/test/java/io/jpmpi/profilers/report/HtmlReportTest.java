@@ -203,7 +203,7 @@ class HtmlReportTest {
         assertTrue(colls.contains("<tr><td>MPI_Allreduce</td><td class=\"n\" data-v=\"" + (double) allreduce.calls()
                 + "\">" + allreduce.calls() + "</td><td class=\"n\" data-v=\"" + 8.0 * allreduce.calls() + "\">"
                 + Units.bytes(8 * allreduce.calls()) + "</td><td class=\"n\" data-v=\"8.0\">8</td>"), colls);
-        assertEquals(1, count(colls, "<tr><td>"), "only the collective with a breakdown: " + colls);
+        assertEquals(2, count(colls, "<tr><td>"), "only the collectives with a breakdown: " + colls);
         String comm = html.substring(html.indexOf("<table class=\"sortable\" id=\"comm-sizes\">"));
         comm = comm.substring(0, comm.indexOf("</table>"));
         assertTrue(comm.contains("<tr><td>MPI_Allreduce</td><td class=\"n\" data-v=\"4.0\">4</td><td>4-7</td>"), comm);
