@@ -19,7 +19,7 @@ final class Readable {
     private static final List<String> UNTIMED = List.of("MPI_Init", "MPI_Init_thread", "MPI_Finalize");
 
     /** Collectives, blocking, non-blocking, persistent, neighbourhood and large-count. */
-    private static final Pattern COLLECTIVE = Pattern.compile("MPI_I?(Bcast|Reduce|Allreduce|Gatherv?|Scatterv?"
+    private static final Pattern COLLECTIVE = Pattern.compile("MPI_(Bcast|Reduce|Allreduce|Gatherv?|Scatterv?"
             + "|Allgatherv?|Alltoall[vw]?|Reduce_scatter(_block)?|Reduce_local|Scan|Exscan|Barrier"
             + "|Neighbor_(allgatherv?|alltoall[vw]?))(_init)?(_c)?");
 
@@ -45,9 +45,11 @@ final class Readable {
         return k == ProfileBreakdown.COMM_BUCKETS - 1 ? lo + "+" : lo == 1 ? "1" : lo + "-" + (2 * lo - 1);
     }
 
-    /** Whether the bytes of {@code name} are a collective's pairwise messages. */
+    /** Whether the bytes of {@code name} are a collective's pairwise messages (MPI_Iallreduce as MPI_Allreduce). */
     static boolean collective(String name) {
-        return COLLECTIVE.matcher(name).matches();
+        String blocking = name.length() > 5 && name.startsWith("MPI_I") && Character.isLowerCase(name.charAt(5))
+                ? "MPI_" + Character.toUpperCase(name.charAt(5)) + name.substring(6) : name;
+        return COLLECTIVE.matcher(blocking).matches();
     }
 
     /** A function that was counted but not timed (MPI_Init, MPI_Finalize): no row of 0 s. */

@@ -259,6 +259,14 @@ class TextReportTest {
         assertEquals(List.of("MPI_Isend", "64KiB-128KiB", "1600", "100.0", num(Units.seconds(isend.timeSeconds() / 2)),
                 Units.seconds(isend.timeSeconds() / 2).split(" ")[1], "50.0"), words(line(r, "MPI_Isend", 3)));
         fitsAndIsDeterministic(p);
+        // the non-blocking collectives' bytes are pairwise too, and marked so
+        for (String c : List.of("MPI_Iallreduce", "MPI_Ibcast", "MPI_Iscatterv", "MPI_Ineighbor_alltoallw",
+                "MPI_Ibarrier", "MPI_Allreduce_init", "MPI_Ialltoall_c")) {
+            assertTrue(Readable.collective(c), c);
+        }
+        for (String c : List.of("MPI_Irecv", "MPI_Isend", "MPI_Init", "MPI_Iprobe", "MPI_Improbe", "MPI_Info_get")) {
+            assertFalse(Readable.collective(c), c);
+        }
         // a profile without it says what it lacks
         String old = TextReport.render(Fixtures.fourRanks());
         assertFalse(old.contains("Collectives: buffer bytes"), old);
