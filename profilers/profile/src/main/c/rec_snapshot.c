@@ -132,6 +132,10 @@ struct jp_layout {
 };
 
 #define JP_DETAIL JP_DETAIL_BYTES(JP_BUCKETS, JP_CBUCKETS)
+/* the words of a detail record after its index: buffer bytes, size buckets' ticks, communicator sizes'
+ * calls and ticks (91, at most 128: a two-word bitmap on the wire) */
+#define JP_DETAIL_WORDS ((JP_DETAIL - 8) / 8)
+_Static_assert(JP_DETAIL_WORDS <= 128 && JP_DETAIL_WORDS > 64, "a detail record's words fit the wire's bitmap");
 
 static struct jp_layout jp_layout(void)
 {
@@ -576,12 +580,33 @@ static size_t jp_compact(const char *full, char *out)
         }
     }
     memcpy(out + offsetof(struct jp_header, sampled), &sampled, 4);
-    /* version 3: the head and the detail records as they are (one per function called) */
+    /* version 3: the head, then each detail record sparse (most of its words are zero): u32 index, u32
+     * number of words that are not, u64 x 2 a bitmap of them (the words after the index: buffer bytes,
+     * size buckets' ticks, communicator sizes' calls and ticks), those words */
     struct jp_v3 v;
     memcpy(&v, full + l.v3, sizeof v);
-    size_t v3 = sizeof v + (size_t)v.ndetail * JP_DETAIL;
-    memcpy(out + o, full + l.v3, v3);
-    o += v3;
+    memcpy(out + o, &v, sizeof v);
+    o += sizeof v;
+    for (uint32_t i = 0; i < v.ndetail; i++) {
+        const char *rec = full + l.v3 + sizeof v + (size_t)i * JP_DETAIL;
+        uint64_t map[2] = {0, 0};
+        uint32_t n = 0;
+        size_t at = o + 24;
+        for (unsigned w = 0; w < JP_DETAIL_WORDS; w++) {
+            uint64_t x;
+            memcpy(&x, rec + 8 + 8 * (size_t)w, 8);
+            if (x) {
+                map[w / 64] |= (uint64_t)1 << (w % 64);
+                memcpy(out + at, &x, 8);
+                at += 8;
+                n++;
+            }
+        }
+        memcpy(out + o, rec, 4);
+        memcpy(out + o + 4, &n, 4);
+        memcpy(out + o + 8, map, 16);
+        o = at;
+    }
     for (uint32_t r = 0; r < (uint32_t)jp_world_size; r++) {
         uint64_t msgs;
         memcpy(&msgs, full + l.matrix + (size_t)r * 16, 8);
@@ -647,12 +672,35 @@ static size_t jp_expand(const char *in, size_t n, char *full)
         return 0;
     }
     memcpy(&v, in + o, sizeof v);
-    size_t v3 = sizeof v + (size_t)v.ndetail * JP_DETAIL;
-    if (v.ncbuckets != JP_CBUCKETS || v.ndetail > JP_NFUNC || o + v3 > n) {
+    if (v.ncbuckets != JP_CBUCKETS || v.ndetail > JP_NFUNC) {
         return 0;
     }
-    memcpy(full + l.v3, in + o, v3);
-    o += v3;
+    memcpy(full + l.v3, &v, sizeof v);
+    o += sizeof v;
+    size_t v3 = sizeof v + (size_t)v.ndetail * JP_DETAIL;
+    for (uint32_t i = 0; i < v.ndetail; i++) {
+        char *rec = full + l.v3 + sizeof v + (size_t)i * JP_DETAIL;
+        uint32_t words;
+        uint64_t map[2];
+        if (o + 24 > n) {
+            return 0;
+        }
+        memcpy(rec, in + o, 4);
+        memcpy(&words, in + o + 4, 4);
+        memcpy(map, in + o + 8, 16);
+        o += 24;
+        if (words > JP_DETAIL_WORDS || o + 8 * (size_t)words > n
+            || (unsigned)(__builtin_popcountll(map[0]) + __builtin_popcountll(map[1])) != words
+            || (map[1] >> (JP_DETAIL_WORDS - 64)) != 0) {
+            return 0;
+        }
+        for (unsigned w = 0; w < JP_DETAIL_WORDS; w++) {
+            if (map[w / 64] & ((uint64_t)1 << (w % 64))) {
+                memcpy(rec + 8 + 8 * (size_t)w, in + o, 8);
+                o += 8;
+            }
+        }
+    }
     while (o < n) {
         uint32_t r;
         if (o + 20 > n) {
