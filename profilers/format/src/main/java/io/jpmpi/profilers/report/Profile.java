@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param rankRows       one row per world rank, in rank order
  * @param messages       sender-side matrix of messages: row r lists the world ranks r sent to
  * @param bytes          the same for bytes
- * @param details        what schema jpmpi-profile-2 added (the run, the timer, per-rank functions);
+ * @param details        what schemas jpmpi-profile-2 and -3 added (the run, the timer, per-rank functions;
+ *                       the breakdown: jpmpi's own start and finalize, time by size, collectives' detail);
  *                       {@link ProfileDetails#NONE} when there is none of it
  */
 public record Profile(String schema, boolean partial, List<String> partialReasons, Job job, int ranks,
