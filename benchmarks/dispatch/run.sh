@@ -26,7 +26,8 @@ esac
 # JPMPI_BENCH_BASE_RECORDER=DIR: also "profile-base", the recorder DIR/$impl/libjpmpi-profile.so (e.g. a copy
 # of main's) alone, under DIR/$impl/libmpiprofilesupport.so if there, beside "profile-c" (this tree's recorder
 # alone, call sites on as by default), "profile-c-nosites" (JPMPI_PROFILE_SITES=off) and "profile-c-exact"
-# (JPMPI_PROFILE_TIMING=all).
+# (JPMPI_PROFILE_TIMING=all); "profile-base-exact": the base recorder with JPMPI_PROFILE_TIMING=all,
+# beside "profile-c-exact".
 want() { [[ -z "${JPMPI_BENCH_CONFIGS:-}" || " $JPMPI_BENCH_CONFIGS " == *" $1 "* ]]; }
 out=$(mktemp)
 profile_out=$(mktemp -d)
@@ -78,6 +79,13 @@ for ((i = 1; i <= runs; i++)); do
         cmd=("$b/percall" "profile-base" "$calls" "$rounds")
         launch "LD_PRELOAD=$base_lib" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
             "JPMPI_OUTPUT_DIR=$profile_out" >>"$out"
+    fi
+    if [[ -n "${JPMPI_BENCH_BASE_RECORDER:-}" ]] && want profile-base-exact; then
+        base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
+        [[ -f "$base_lib" ]] || base_lib=$lib
+        cmd=("$b/percall" "profile-base-exact" "$calls" "$rounds")
+        launch "LD_PRELOAD=$base_lib" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
+            "JPMPI_OUTPUT_DIR=$profile_out" "JPMPI_PROFILE_TIMING=all" >>"$out"
     fi
     # jpmpi's accounting tool as --tools accounting lists it: a C level that only has MPI_Init* and
     # MPI_Finalize and samples the stack 100 times a second (no JVM, nothing on other calls); and

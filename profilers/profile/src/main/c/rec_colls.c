@@ -34,6 +34,39 @@ static int64_t jp_at(const void *counts, size_t w, int i)
     return w == sizeof(int) ? ((const int *)counts)[i] : (int64_t)((const MPI_Count *)counts)[i];
 }
 
+/*
+ * A collective call's own figures (snapshot version 3): its per-call buffer bytes (mpiP's "message
+ * size": the count and type of the buffer the calling rank gives, PROFILE.md "Buffer bytes of
+ * collectives"), and the call and its time in the log2 bucket of its communicator's size (the remote
+ * group's for an inter-communicator), which jp_comm_info has just asked for: no MPI call more. The
+ * time is the call's weight as jp_end adds it (jp_sampled: d x n for a sampled function, whose n
+ * jp_end has not changed yet). Not at a persistent collective's set-up: its starts are its calls.
+ */
+static void jp_coll(struct jp_call *c, const struct jp_comm *ci, int64_t buf)
+{
+    if (!c->on || c->nomatrix) {
+        return;
+    }
+    struct jp_thread *t = c->t;
+    int id = c->id;
+    t->cbuf[id] += buf > 0 ? (uint64_t)buf : 0;
+    int k = ci->size > 1 ? 31 - __builtin_clz((unsigned)ci->size) : 0;
+    k = k < JP_CBUCKETS ? k : JP_CBUCKETS - 1;
+    t->ccalls[id][k]++;
+    if (c->t0) {
+        uint64_t n = t->f[id].n;
+        t->cticks[id][k] += (c->t1 - c->t0) * (n > 1 ? n : 1);
+    }
+}
+
+void jp_barrier(struct jp_call *c, MPI_Comm comm)
+{
+    struct jp_comm ci;
+    if (jp_comm_info(comm, &ci)) {
+        jp_coll(c, &ci, 0);
+    }
+}
+
 /* Rank `me` of an intra-communicator sends `bytes` to comm rank `to`. */
 static void jp_pair(struct jp_call *c, MPI_Comm comm, const struct jp_comm *ci, int to, int64_t bytes)
 {
@@ -50,6 +83,7 @@ void jp_bcast(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Co
     if (!jp_comm_info(comm, &ci)) {
         return;
     }
+    jp_coll(c, &ci, root == MPI_PROC_NULL ? 0 : count * jp_tsize(c, t));
     if (ci.inter) {
         /* root passes MPI_ROOT, the other processes of its group MPI_PROC_NULL */
         if (root == MPI_ROOT) {
@@ -112,6 +146,10 @@ static void jp_gather_any(struct jp_call *c, int64_t sc, MPI_Datatype st, struct
     if (!jp_comm_info(comm, &ci)) {
         return;
     }
+    /* the rank's block (the root's own, from the receive counts: its send arguments may be MPI_IN_PLACE's);
+     * an inter-communicator's root only receives: all it receives */
+    jp_coll(c, &ci, ci.inter ? (root == MPI_ROOT ? jp_sum(rcs, ci.size, -1) * jp_tsize(c, rt) : root >= 0 ? sc * jp_tsize(c, st) : 0)
+                             : ci.rank == root ? jp_count(rcs, root) * jp_tsize(c, rt) : sc * jp_tsize(c, st));
     if (ci.inter) {
         if (root == MPI_ROOT) {
             c->recv += jp_sum(rcs, ci.size, -1) * jp_tsize(c, rt);
@@ -144,6 +182,11 @@ static void jp_scatter_any(struct jp_call *c, struct jp_counts scs, MPI_Datatype
     if (!jp_comm_info(comm, &ci)) {
         return;
     }
+    /* the root: its send buffer (one block for Scatter, all the blocks for Scatterv, as mpiP); the
+     * others: the block they receive */
+    int sends = ci.inter ? root == MPI_ROOT : ci.rank == root;
+    jp_coll(c, &ci, sends ? (scs.a ? jp_sum(scs, ci.size, -1) : scs.all) * jp_tsize(c, st)
+                          : root == MPI_PROC_NULL ? 0 : rc * jp_tsize(c, rt));
     if (ci.inter) {
         if (root == MPI_ROOT) {
             c->sent += jp_sum(scs, ci.size, -1) * jp_tsize(c, st);
@@ -181,6 +224,7 @@ static void jp_allgather_any(struct jp_call *c, const void *sbuf, int64_t sc, MP
     }
     int64_t rsize = jp_tsize(c, rt);
     int64_t block = sbuf == MPI_IN_PLACE ? jp_count(rcs, ci.rank) * rsize : sc * jp_tsize(c, st);
+    jp_coll(c, &ci, block);
     if (ci.inter) {
         c->sent += block * ci.size;
         c->recv += jp_sum(rcs, ci.size, -1) * rsize;
@@ -215,6 +259,9 @@ static void jp_alltoall_any(struct jp_call *c, const void *sbuf, struct jp_count
     int in_place = sbuf == MPI_IN_PLACE;
     int64_t ssize = in_place ? jp_tsize(c, rt) : jp_tsize(c, st);
     int64_t rsize = jp_tsize(c, rt);
+    /* Alltoall: one block (mpiP's sendcount x sendtype); Alltoallv: all it sends */
+    struct jp_counts own = in_place ? rcs : scs;
+    jp_coll(c, &ci, (own.a ? jp_sum(own, ci.size, -1) : own.all) * ssize);
     for (int i = 0; i < ci.size; i++) {
         int64_t s = jp_count(in_place ? rcs : scs, i) * ssize;
         if (ci.inter) {
@@ -247,9 +294,11 @@ void jp_alltoallw(struct jp_call *c, const void *sbuf, const void *scs, size_t s
         return;
     }
     int in_place = sbuf == MPI_IN_PLACE;
+    int64_t all = 0;
     for (int i = 0; i < ci.size; i++) {
         int64_t rb = jp_at(rcs, rw, i) > 0 ? jp_at(rcs, rw, i) * jp_tsize(c, rts[i]) : 0;
         int64_t s = in_place ? rb : (jp_at(scs, sw, i) > 0 ? jp_at(scs, sw, i) * jp_tsize(c, sts[i]) : 0);
+        all += s;
         if (ci.inter) {
             c->sent += s;
             c->recv += rb;
@@ -258,6 +307,7 @@ void jp_alltoallw(struct jp_call *c, const void *sbuf, const void *scs, size_t s
         jp_pair(c, comm, &ci, i, s);
         c->recv += i == ci.rank ? 0 : rb;
     }
+    jp_coll(c, &ci, all);
 }
 
 void jp_reduce(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Comm comm)
@@ -267,6 +317,7 @@ void jp_reduce(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_C
         return;
     }
     int64_t b = count * jp_tsize(c, t);
+    jp_coll(c, &ci, root == MPI_PROC_NULL ? 0 : b);
     if (ci.inter) {
         if (root == MPI_ROOT) {
             c->recv += b * ci.size;
@@ -289,6 +340,7 @@ void jp_allreduce(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm com
         return;
     }
     int64_t b = count * jp_tsize(c, t);
+    jp_coll(c, &ci, b);
     if (ci.inter) {
         c->sent += b * ci.size;
         c->recv += b * ci.size;
@@ -307,6 +359,7 @@ void jp_reduce_scatter(struct jp_call *c, const void *rcs, size_t w, MPI_Datatyp
         return;
     }
     int64_t size = jp_tsize(c, t);
+    jp_coll(c, &ci, jp_sum(jp_array(rcs, w), ci.inter ? 0 : ci.size, -1) * size);
     if (ci.inter) {
         return;
     }
@@ -319,10 +372,14 @@ void jp_reduce_scatter(struct jp_call *c, const void *rcs, size_t w, MPI_Datatyp
 void jp_reduce_scatter_block(struct jp_call *c, int64_t rc, MPI_Datatype t, MPI_Comm comm)
 {
     struct jp_comm ci;
-    if (!jp_comm_info(comm, &ci) || ci.inter) {
+    if (!jp_comm_info(comm, &ci)) {
         return;
     }
     int64_t b = rc * jp_tsize(c, t);
+    jp_coll(c, &ci, b);
+    if (ci.inter) {
+        return;
+    }
     for (int i = 0; i < ci.size; i++) {
         jp_pair(c, comm, &ci, i, b);
     }
@@ -337,6 +394,7 @@ void jp_scan(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm comm, in
         return;
     }
     int64_t b = count * jp_tsize(c, t);
+    jp_coll(c, &ci, b);
     /* Rank i's result depends on ranks 0..i (0..i-1 for Exscan): rank r sends to every higher rank. */
     for (int i = ci.rank + 1; i < ci.size; i++) {
         jp_pair(c, comm, &ci, i, b);

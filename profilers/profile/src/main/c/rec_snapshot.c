@@ -30,7 +30,8 @@
  *   header (512 bytes, struct jp_header in snapshot.h), names (nfunc x 48 bytes, NUL-padded),
  *   stats (nfunc x 6 u64: calls, ticks, min, max, sent, recv), timing (nfunc x (u64 calls timed,
  *   f64 variance of the ticks as an estimate, ticks^2): version 2 on), histograms (nfunc x 48 u64),
- *   matrix (matrix_ranks x 2 u64: messages, bytes).
+ *   matrix (matrix_ranks x 2 u64: messages, bytes); version 3 on: struct jp_v3 (snapshot.h), then one
+ *   detail record per function called (JP_DETAIL_BYTES each).
  */
 
 #define JP_NAME 48
@@ -127,8 +128,14 @@ static double jp_tick_rate(void)
 
 /* Where each section of this rank's snapshot starts, and its size. */
 struct jp_layout {
-    size_t names, stats, timing, hist, matrix, size;
+    size_t names, stats, timing, hist, matrix, v3, size; /* size: with a detail record for every function, the most */
 };
+
+#define JP_DETAIL JP_DETAIL_BYTES(JP_BUCKETS, JP_CBUCKETS)
+/* the words of a detail record after its index: buffer bytes, size buckets' ticks, communicator sizes'
+ * calls and ticks (91, at most 128: a two-word bitmap on the wire) */
+#define JP_DETAIL_WORDS ((JP_DETAIL - 8) / 8)
+_Static_assert(JP_DETAIL_WORDS <= 128 && JP_DETAIL_WORDS > 64, "a detail record's words fit the wire's bitmap");
 
 static struct jp_layout jp_layout(void)
 {
@@ -138,7 +145,8 @@ static struct jp_layout jp_layout(void)
     l.timing = l.stats + (size_t)JP_NFUNC * 6 * 8;
     l.hist = l.timing + (size_t)JP_NFUNC * 2 * 8;
     l.matrix = l.hist + (size_t)JP_NFUNC * JP_BUCKETS * 8;
-    l.size = l.matrix + (size_t)(jp_world_size > 0 ? jp_world_size : 0) * 16;
+    l.v3 = l.matrix + (size_t)(jp_world_size > 0 ? jp_world_size : 0) * 16;
+    l.size = l.v3 + sizeof(struct jp_v3) + (size_t)JP_NFUNC * JP_DETAIL;
     return l;
 }
 
@@ -208,6 +216,17 @@ static void jp_header(struct jp_header *h, int state, int detail)
 /* Streams the snapshot, adding up every thread's counters on the way (no allocation). */
 static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
 {
+    /* the calls first: they decide which functions have a detail record (version 3) */
+    uint64_t calls[JP_NFUNC];
+    uint64_t ticks[JP_NFUNC];
+    uint32_t ndetail = 0;
+    for (int f = 0; f < JP_NFUNC; f++) {
+        calls[f] = 0;
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            calls[f] += t->f[f].calls;
+        }
+        ndetail += calls[f] != 0;
+    }
     struct jp_header h;
     jp_header(&h, state, detail);
     if (sink(ctx, &h, sizeof h)) {
@@ -228,12 +247,10 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
      * longest, a function's size buckets hold no more calls than its count read before them, and a
      * rank gets no bytes without a message. Quiet snapshots (MPI_Finalize) are not changed by it.
      */
-    uint64_t calls[JP_NFUNC];
     for (int f = 0; f < JP_NFUNC; f++) {
-        uint64_t s[6] = {0, 0, 0, 0, 0, 0};
+        uint64_t s[6] = {calls[f], 0, 0, 0, 0, 0};
         for (struct jp_thread *t = jp_threads; t; t = t->next) {
             const struct jp_fstat *x = &t->f[f];
-            s[0] += x->calls;
             s[1] += x->ticks;
             if (x->min && (!s[2] || x->min < s[2])) {
                 s[2] = x->min;
@@ -254,7 +271,7 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
                 s[1] = s[3];
             }
         }
-        calls[f] = s[0];
+        ticks[f] = s[1];
         if (sink(ctx, s, sizeof s)) {
             return -1;
         }
@@ -311,6 +328,53 @@ static int jp_emit(jp_sink sink, void *ctx, int state, int detail)
             }
         }
         if (sink(ctx, row, sizeof(uint64_t) * 2 * (size_t)n)) {
+            return -1;
+        }
+    }
+    struct jp_v3 v;
+    memset(&v, 0, sizeof v);
+    v.start_ticks = jp_start_ticks;
+    v.finalize_ticks = state == JP_FINALIZE && jp_end_ticks ? jp_ticks() - jp_end_ticks : 0;
+    v.ndetail = ndetail;
+    v.ncbuckets = JP_CBUCKETS;
+    if (sink(ctx, &v, sizeof v)) {
+        return -1;
+    }
+    /*
+     * The detail of each function called, kept as consistent with the figures above as they are with
+     * each other: a size bucket's or a communicator size's time adds up to no more than the function's
+     * time, the calls by communicator size to no more than its calls.
+     */
+    for (uint32_t f = 0; f < JP_NFUNC; f++) {
+        if (!calls[f]) {
+            continue;
+        }
+        uint64_t rec[JP_DETAIL / 8];
+        memset(rec, 0, sizeof rec);
+        memcpy(rec, &f, 4);
+        uint64_t *ht = rec + 2, *cc = ht + JP_BUCKETS, *ct = cc + JP_CBUCKETS;
+        for (struct jp_thread *t = jp_threads; t; t = t->next) {
+            rec[1] += t->cbuf[f];
+            for (int k = 0; k < JP_BUCKETS; k++) {
+                ht[k] += t->hticks[f][k];
+            }
+            for (int k = 0; k < JP_CBUCKETS; k++) {
+                cc[k] += t->ccalls[f][k];
+                ct[k] += t->cticks[f][k];
+            }
+        }
+        uint64_t in = 0, incalls = 0, inticks = 0;
+        for (int k = 0; k < JP_BUCKETS; k++) {
+            ht[k] = ht[k] > ticks[f] - in ? ticks[f] - in : ht[k];
+            in += ht[k];
+        }
+        for (int k = 0; k < JP_CBUCKETS; k++) {
+            cc[k] = cc[k] > calls[f] - incalls ? calls[f] - incalls : cc[k];
+            incalls += cc[k];
+            ct[k] = ct[k] > ticks[f] - inticks ? ticks[f] - inticks : ct[k];
+            inticks += ct[k];
+        }
+        if (sink(ctx, rec, sizeof rec)) {
             return -1;
         }
     }
@@ -516,6 +580,33 @@ static size_t jp_compact(const char *full, char *out)
         }
     }
     memcpy(out + offsetof(struct jp_header, sampled), &sampled, 4);
+    /* version 3: the head, then each detail record sparse (most of its words are zero): u32 index, u32
+     * number of words that are not, u64 x 2 a bitmap of them (the words after the index: buffer bytes,
+     * size buckets' ticks, communicator sizes' calls and ticks), those words */
+    struct jp_v3 v;
+    memcpy(&v, full + l.v3, sizeof v);
+    memcpy(out + o, &v, sizeof v);
+    o += sizeof v;
+    for (uint32_t i = 0; i < v.ndetail; i++) {
+        const char *rec = full + l.v3 + sizeof v + (size_t)i * JP_DETAIL;
+        uint64_t map[2] = {0, 0};
+        uint32_t n = 0;
+        size_t at = o + 24;
+        for (unsigned w = 0; w < JP_DETAIL_WORDS; w++) {
+            uint64_t x;
+            memcpy(&x, rec + 8 + 8 * (size_t)w, 8);
+            if (x) {
+                map[w / 64] |= (uint64_t)1 << (w % 64);
+                memcpy(out + at, &x, 8);
+                at += 8;
+                n++;
+            }
+        }
+        memcpy(out + o, rec, 4);
+        memcpy(out + o + 4, &n, 4);
+        memcpy(out + o + 8, map, 16);
+        o = at;
+    }
     for (uint32_t r = 0; r < (uint32_t)jp_world_size; r++) {
         uint64_t msgs;
         memcpy(&msgs, full + l.matrix + (size_t)r * 16, 8);
@@ -528,9 +619,9 @@ static size_t jp_compact(const char *full, char *out)
     return o;
 }
 
-/* The whole snapshot from a compact one of `n` bytes into `full` (jp_snapshot_size() bytes); 0 if
- * it is not one of this job's (another library, a cut or malformed message). */
-static int jp_expand(const char *in, size_t n, char *full)
+/* The whole snapshot from a compact one of `n` bytes into `full` (jp_snapshot_size() bytes): its size,
+ * 0 if it is not one of this job's (another library, a cut or malformed message). */
+static size_t jp_expand(const char *in, size_t n, char *full)
 {
     const struct jp_header *h = (const struct jp_header *)in;
     if (n < sizeof *h + 4 || memcmp(h->magic, JP_SNAPSHOT_MAGIC, 8) != 0 || h->nfunc != JP_NFUNC
@@ -576,6 +667,40 @@ static int jp_expand(const char *in, size_t n, char *full)
         o += 20;
     }
     memset(full + offsetof(struct jp_header, sampled), 0, 4);
+    struct jp_v3 v;
+    if (o + sizeof v > n) {
+        return 0;
+    }
+    memcpy(&v, in + o, sizeof v);
+    if (v.ncbuckets != JP_CBUCKETS || v.ndetail > JP_NFUNC) {
+        return 0;
+    }
+    memcpy(full + l.v3, &v, sizeof v);
+    o += sizeof v;
+    size_t v3 = sizeof v + (size_t)v.ndetail * JP_DETAIL;
+    for (uint32_t i = 0; i < v.ndetail; i++) {
+        char *rec = full + l.v3 + sizeof v + (size_t)i * JP_DETAIL;
+        uint32_t words;
+        uint64_t map[2];
+        if (o + 24 > n) {
+            return 0;
+        }
+        memcpy(rec, in + o, 4);
+        memcpy(&words, in + o + 4, 4);
+        memcpy(map, in + o + 8, 16);
+        o += 24;
+        if (words > JP_DETAIL_WORDS || o + 8 * (size_t)words > n
+            || (unsigned)(__builtin_popcountll(map[0]) + __builtin_popcountll(map[1])) != words
+            || (map[1] >> (JP_DETAIL_WORDS - 64)) != 0) {
+            return 0;
+        }
+        for (unsigned w = 0; w < JP_DETAIL_WORDS; w++) {
+            if (map[w / 64] & ((uint64_t)1 << (w % 64))) {
+                memcpy(rec + 8 + 8 * (size_t)w, in + o, 8);
+                o += 8;
+            }
+        }
+    }
     while (o < n) {
         uint32_t r;
         if (o + 20 > n) {
@@ -588,7 +713,7 @@ static int jp_expand(const char *in, size_t n, char *full)
         memcpy(full + l.matrix + (size_t)r * 16, in + o + 4, 16);
         o += 20;
     }
-    return 1;
+    return l.v3 + v3;
 }
 
 /*
@@ -648,12 +773,24 @@ int jp_gather_dumps(int state)
                 continue;
             }
             jp_mpi.recv(wire, count, MPI_BYTE, st.MPI_SOURCE, JP_GATHER_TAG, c, MPI_STATUS_IGNORE);
-            if (!jp_expand(wire, (size_t)count, buf)) {
+            size_t got = jp_expand(wire, (size_t)count, buf);
+            if (!got) {
                 continue;
             }
             char path[PATH_MAX + 64];
             snprintf(path, sizeof path, "%s/ranks/rank-%d.bin", jp_outdir, (int)((struct jp_header *)buf)->world_rank);
-            struct jp_bytes bytes = {buf, size};
+            struct jp_bytes bytes = {buf, got};
+            jp_write_file(path, &bytes, state, 0);
+        }
+        /* rank 0's own finalize cost ends only now, after its dump: a file of its own (ranks/finalize-0.txt,
+         * seconds from the start of MPI_Finalize to here), which the merge reads */
+        if (jp_end_ticks && n > 1) {
+            double rate = jp_tick_rate();
+            char path[PATH_MAX + 64];
+            char text[64];
+            snprintf(path, sizeof path, "%s/ranks/finalize-0.txt", jp_outdir);
+            int len = snprintf(text, sizeof text, "%.9g\n", rate > 0 ? (double)(jp_ticks() - jp_end_ticks) / rate : 0);
+            struct jp_bytes bytes = {text, (size_t)len};
             jp_write_file(path, &bytes, state, 0);
         }
     }

@@ -39,6 +39,8 @@ volatile int jp_ended;           /* a final state was reached: no further dumps 
 volatile int jp_initialized;
 uint64_t jp_init_ticks;          /* end of MPI_Init */
 uint64_t jp_end_ticks;           /* start of MPI_Finalize (0: still running) */
+uint64_t jp_start_ticks;         /* the recorder's own start inside MPI_Init, in ticks */
+static uint64_t jp_start_begin;  /* when it began */
 int64_t jp_init_unix_ns;
 struct timespec jp_init_mono;
 double jp_per_call_ns;
@@ -680,6 +682,7 @@ static void jp_recording_starts(MPI_Comm all)
     jp_init_unix_ns = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec;
     clock_gettime(CLOCK_MONOTONIC, &jp_init_mono);
     jp_init_ticks = jp_ticks();
+    jp_start_ticks = jp_start_begin && jp_init_ticks > jp_start_begin ? jp_init_ticks - jp_start_begin : 0;
     jp_initialized = 1;
     jp_on = 1;
 }
@@ -687,6 +690,7 @@ static void jp_recording_starts(MPI_Comm all)
 /* MPI_Init or MPI_Init_thread returned (recording may have started already with a session). */
 static void jp_started(void)
 {
+    jp_start_begin = jp_ticks();
     jp_world_model = 1;
     jp_watch_fatal();
     if (jp_initialized) {
@@ -711,6 +715,7 @@ void jp_session_started(void)
     if (jp_sessions++ > 0 || jp_initialized) {
         return;
     }
+    jp_start_begin = jp_ticks();
     if (PMPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &jp_session) != MPI_SUCCESS
         || PMPI_Group_from_session_pset(jp_session, "mpi://world", &jp_world_group) != MPI_SUCCESS
         || PMPI_Comm_create_from_group(jp_world_group, "io.jpmpi.profile", MPI_INFO_NULL, MPI_ERRORS_RETURN,

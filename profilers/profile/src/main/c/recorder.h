@@ -17,6 +17,9 @@
 
 #define JP_EXPORT __attribute__((visibility("default")))
 #define JP_BUCKETS 48
+/* log2 buckets of a collective's communicator size: bucket k holds sizes 2^k .. 2^(k+1) - 1, the last
+ * everything larger (world sizes go up to 2^20) */
+#define JP_CBUCKETS 21
 
 /*
  * One function's figures in one thread (ticks: see jp_ticks). Calls, bytes and size buckets are
@@ -58,6 +61,13 @@ struct jp_thread {
     struct jp_fstat f[JP_NFUNC] __attribute__((aligned(64))); /* one cache line each */
     uint64_t hist[JP_NFUNC][JP_BUCKETS];
     unsigned __int128 var[JP_NFUNC]; /* variance of f[i].ticks as an estimate (ticks^2): sum of (n^2 - n) d^2 */
+    /* (snapshot version 3) the time of the calls timed per size bucket, each weighted as in f[i].ticks;
+     * collectives: the per-call buffer bytes (mpiP's message size) and calls and time by communicator
+     * size (rec_colls.c). Only pages a function touches are ever touched (the block is calloc'ed). */
+    uint64_t hticks[JP_NFUNC][JP_BUCKETS];
+    uint64_t cbuf[JP_NFUNC];
+    uint64_t ccalls[JP_NFUNC][JP_CBUCKETS];
+    uint64_t cticks[JP_NFUNC][JP_CBUCKETS];
 };
 _Static_assert(sizeof(struct jp_fstat) == 64, "a function's figures fill one cache line");
 
@@ -69,6 +79,7 @@ struct jp_call {
     int64_t sent, recv;
     int on;                     /* recording (counted): 0 while MPI_Pcontrol(0) holds */
     int nomatrix;               /* persistent collective set-up: bytes only, kept for each start */
+    int id;                     /* the function's id (the collectives' helpers file their figures under it) */
 };
 
 extern __thread struct jp_thread *jp_self __attribute__((tls_model("initial-exec")));
@@ -122,6 +133,7 @@ static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, in
     c->sent = 0;
     c->recv = 0;
     c->nomatrix = 0;
+    c->id = id;
     if (c->on) {
         struct jp_fstat *s = &t->f[id];
         if (__builtin_expect(s->skip == 0, 1)) {
@@ -153,6 +165,7 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
     }
     struct jp_fstat *s = &c->t->f[id];
     struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
+    int bucket = 0;
     s->calls++;
     if (e) {
         e->calls++;
@@ -163,7 +176,8 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         if (e) {
             e->bytes += (uint64_t)c->sent + (uint64_t)c->recv;
         }
-        c->t->hist[id][jp_bucket(c->sent > c->recv ? c->sent : c->recv)]++;
+        bucket = jp_bucket(c->sent > c->recv ? c->sent : c->recv);
+        c->t->hist[id][bucket]++;
     }
     if (!c->t0) {
         return;
@@ -174,6 +188,9 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         w = jp_sampled(c->t, s, d);
     }
     s->ticks += w;
+    if (has_bytes) {
+        c->t->hticks[id][bucket] += w;
+    }
     if (e) {
         e->ticks += w;
     }
@@ -313,6 +330,8 @@ void jp_allreduce(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm com
 void jp_reduce_scatter(struct jp_call *c, const void *rcs, size_t w, MPI_Datatype t, MPI_Comm comm);
 void jp_reduce_scatter_block(struct jp_call *c, int64_t rc, MPI_Datatype t, MPI_Comm comm);
 void jp_scan(struct jp_call *c, int64_t count, MPI_Datatype t, MPI_Comm comm, int exclusive);
+/* a barrier: no bytes, its communicator's size */
+void jp_barrier(struct jp_call *c, MPI_Comm comm);
 /* neighbourhood collectives: bytes from the topology's neighbours, none with a Cartesian edge's MPI_PROC_NULL (no matrix) */
 void jp_neighbor(struct jp_call *c, int64_t sc, MPI_Datatype st, int64_t rc, MPI_Datatype rt, MPI_Comm comm);
 void jp_neighborv(struct jp_call *c, int64_t sc, MPI_Datatype st, const void *scs, size_t sw, const void *rcs,

@@ -25,6 +25,7 @@ extern volatile int jp_initialized;
 extern uint64_t jp_init_ticks;          /* end of MPI_Init */
 extern uint64_t jp_end_ticks;           /* start of MPI_Finalize (0: still running) */
 extern int64_t jp_init_unix_ns;
+extern uint64_t jp_start_ticks;         /* the recorder's own start inside MPI_Init (snapshot version 3) */
 extern struct timespec jp_init_mono;
 extern double jp_per_call_ns;
 extern char jp_outdir[PATH_MAX];

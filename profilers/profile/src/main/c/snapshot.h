@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define JP_SNAPSHOT_MAGIC "JPMPIPR1"
-#define JP_SNAPSHOT_VERSION 2
+#define JP_SNAPSHOT_VERSION 3
 
 struct jp_header {
     char magic[8];              /* "JPMPIPR1" */
@@ -33,5 +33,22 @@ struct jp_header {
     char pad[4];
 };
 _Static_assert(sizeof(struct jp_header) == 512, "snapshot header is 512 bytes");
+
+/*
+ * Version 3: after the matrix, the recorder's own cost at the ends of the run and, for each function
+ * called (in function order), the detail of its figures (Snapshot.java, "detail").
+ */
+struct jp_v3 {
+    uint64_t start_ticks;       /* the recorder's own start inside MPI_Init (after the library's): output
+                                 * directory, calibration, handlers, its communicator */
+    uint64_t finalize_ticks;    /* from the start of MPI_Finalize to this snapshot (0: not at MPI_Finalize) */
+    uint32_t ndetail;           /* detail records that follow */
+    uint32_t ncbuckets;         /* communicator-size buckets per record (JP_CBUCKETS) */
+    uint64_t reserved;
+};
+_Static_assert(sizeof(struct jp_v3) == 32, "the version 3 part's head is 32 bytes");
+/* a detail record: u32 function index, u32 0, u64 buffer bytes (collectives), u64 ticks per size bucket
+ * (nbuckets), u64 calls per communicator-size bucket (ncbuckets), u64 ticks per communicator-size bucket */
+#define JP_DETAIL_BYTES(nbuckets, ncbuckets) (16 + 8 * (size_t)(nbuckets) + 16 * (size_t)(ncbuckets))
 
 #endif

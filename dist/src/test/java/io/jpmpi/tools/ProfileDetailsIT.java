@@ -1,10 +1,13 @@
 package io.jpmpi.tools;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileBreakdown;
 import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.testsupport.MpiRun.Impl;
@@ -71,5 +74,40 @@ class ProfileDetailsIT {
         assertTrue(html.contains("id=\"rank-functions\""), "no rank x function heat map");
         assertTrue(html.contains("<title>rank 2, MPI_Send: not called</title>"), "rank 2 sends nothing");
         assertTrue(html.contains("<table class=\"sortable\" id=\"functions\">"));
+        breakdown(p, text, html);
+    }
+
+    /**
+     * Schema 3 (pingpong's one MPI_Allreduce of 1 int and one MPI_Barrier per rank, 3 ranks): the
+     * Allreduce's buffer bytes 3 x 4 (mpiP's 4 bytes a call) beside its pairwise 3 x 8 sent, both
+     * collectives' 3 calls in the communicator-size bucket of 2-3 processes, the Send/Recv time by
+     * size in the bucket of their 4 bytes, jpmpi's own start and finalize in the overhead, and both
+     * reports showing them.
+     */
+    private static void breakdown(Profile p, String text, String html) {
+        ProfileBreakdown b = p.details().breakdown();
+        assertNotNull(b, "no breakdown");
+        ProfileBreakdown.FunctionDetail allreduce = b.get("MPI_Allreduce");
+        assertEquals(12, allreduce.bufferBytes());
+        assertEquals(24, p.functions().stream().filter(f -> f.name().equals("MPI_Allreduce")).findFirst()
+                .orElseThrow().bytesSent());
+        assertArrayEquals(new long[] {0, 3}, allreduce.callsByComm());
+        ProfileBreakdown.FunctionDetail barrier = b.get("MPI_Barrier");
+        assertEquals(0, barrier.bufferBytes());
+        assertArrayEquals(new long[] {0, 3}, barrier.callsByComm());
+        ProfileBreakdown.FunctionDetail send = b.get("MPI_Send");
+        assertTrue(!send.collective() && send.timeBySize().length == 4 && send.timeBySize()[3] > 0, send::toString);
+        assertTrue(b.cost().startSeconds().max() > 0 && b.cost().startSeconds().max() < 60, b.cost()::toString);
+        assertTrue(b.cost().finalizeSeconds().max() > 0, b.cost()::toString);
+        assertTrue(b.cost().rank0FinalizeSeconds() > 0, b.cost()::toString);
+        String box = text.replaceAll(" *\\|\n\\| +", " "); // the banner's wrapped lines joined
+        assertTrue(box.contains("jpmpi's own start in MPI_Init (after the library's): max "), text);
+        assertTrue(box.contains("its finalize in MPI_Finalize: rank 0 "), text);
+        assertTrue(text.contains("Collectives: buffer bytes (mpiP's message size"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("MPI_Allreduce +3 +12 +4 +24\\* +24\\*")), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("MPI_Allreduce +2-3 +3 +100\\S* +\\S+ [mun]?s +100\\S*")), text);
+        assertTrue(html.contains("<table class=\"sortable\" id=\"collectives\">"), "no buffer bytes table");
+        assertTrue(html.contains("<table class=\"sortable\" id=\"comm-sizes\">"), "no communicator sizes table");
+        assertTrue(html.contains("id=\"size-time\""), "no time per function and message size heat map");
     }
 }

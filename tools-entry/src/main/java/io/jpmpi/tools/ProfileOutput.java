@@ -66,8 +66,7 @@ final class ProfileOutput {
             if (ProfileWriter.needsMerge(dir)) {
                 Profile merged = ProfileWriter.mergeDumps(dir);
                 // the header's command line and settings, which only the launcher knows
-                Profile p = merged.withDetails(new ProfileDetails(run, merged.details().timerSeconds(),
-                        merged.details().rankFunctions()));
+                Profile p = merged.withDetails(merged.details().withRun(run));
                 ProfileWriter.writeAll(p, dir);
                 if (p.partial()) {
                     ctx.note(what + ": not every rank reached MPI_Finalize: a partial profile was merged from the"

@@ -1,6 +1,9 @@
 package io.jpmpi.profilers.profile;
 
+import io.jpmpi.profilers.report.FunctionProfile;
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileBreakdown;
+import io.jpmpi.profilers.report.Stat;
 import io.jpmpi.profilers.report.ProfileCheck;
 import io.jpmpi.profilers.report.InputFile;
 import io.jpmpi.profilers.report.ProfileDetails;
@@ -14,6 +17,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +40,8 @@ public final class RankDumps {
 
     /** Rank 0's command line and settings (rec_snapshot.c writes it beside its first dump). */
     static final String RUN = "run-0.txt";
+    /** Rank 0's whole finalize time (rec_snapshot.c writes it after the other ranks' dumps). */
+    static final String FINALIZE = "finalize-0.txt";
     /** The largest run-0.txt read (the recorder writes at most 32 KiB). */
     private static final long MAX_RUN_BYTES = 64 * 1024;
 
@@ -93,6 +99,7 @@ public final class RankDumps {
             Files.deleteIfExists(p);
         }
         Files.deleteIfExists(ranksDir.resolve(RUN));
+        Files.deleteIfExists(ranksDir.resolve(FINALIZE));
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(ranksDir)) {
             if (ds.iterator().hasNext()) {
                 return;
@@ -126,10 +133,10 @@ public final class RankDumps {
             snaps.add(s);
         }
         checkSums(snaps, paths);
-        Profile p = profile(snaps);
+        Profile p = profile(snaps, rank0Finalize(ranksDir.resolve(FINALIZE)));
         ProfileDetails.Run run = run(ranksDir.resolve(RUN), dir);
         if (run != null) {
-            p = p.withDetails(new ProfileDetails(run, p.details().timerSeconds(), p.details().rankFunctions()));
+            p = p.withDetails(p.details().withRun(run));
         }
         try {
             ProfileCheck.check(p);
@@ -180,7 +187,7 @@ public final class RankDumps {
         }
     }
 
-    private static Profile profile(List<Snapshot> snaps) {
+    private static Profile profile(List<Snapshot> snaps, double rank0Finalize) {
         Snapshot first = snaps.getFirst();
         int ranks = first.size();
         Aggregate total = null;
@@ -225,9 +232,88 @@ public final class RankDumps {
             reasons.add("... and " + more + " more ranks");
         }
         Snapshot rank0 = snaps.stream().filter(s -> s.rank() == 0).findFirst().orElse(first);
-        return total.toProfile(rank0, snaps.size(), hosts.size(), partial, reasons, List.of(rows),
-                List.of(messages), List.of(bytes)).withDetails(new ProfileDetails(null, rank0.timerSeconds(),
-                List.of(perRank)));
+        Profile p = total.toProfile(rank0, snaps.size(), hosts.size(), partial, reasons, List.of(rows),
+                List.of(messages), List.of(bytes));
+        return p.withDetails(new ProfileDetails(null, rank0.timerSeconds(), List.of(perRank),
+                breakdown(snaps, ranks, p, rank0Finalize)));
+    }
+
+    /**
+     * Schema 3's breakdown from the dumps of version 3 (null if none is): every rank's own start and
+     * finalize (a rank without such a dump counts 0), rank 0's whole finalize from
+     * {@code ranks/finalize-0.txt} (0: not there), and per function of {@code p} the detail summed over
+     * ranks, in the order of {@code p}'s functions.
+     */
+    static ProfileBreakdown breakdown(List<Snapshot> snaps, int ranks, Profile p, double rank0Finalize) {
+        if (snaps.stream().allMatch(s -> s.breakdown() == null)) {
+            return null;
+        }
+        double[] start = new double[ranks];
+        double[] fin = new double[ranks];
+        Map<String, double[]> sizeSeconds = new HashMap<>();
+        Map<String, long[]> commCalls = new HashMap<>();
+        Map<String, double[]> commSeconds = new HashMap<>();
+        Map<String, long[]> buffer = new HashMap<>();
+        for (Snapshot s : snaps) {
+            Snapshot.Breakdown d = s.breakdown();
+            if (d == null) {
+                continue;
+            }
+            start[s.rank()] = s.seconds(d.startTicks());
+            fin[s.rank()] = s.seconds(d.finalizeTicks());
+            for (int f = 0; f < s.names().length; f++) {
+                if (s.stats()[f][Snapshot.CALLS] == 0) {
+                    continue;
+                }
+                String name = s.names()[f];
+                double[] ss = sizeSeconds.computeIfAbsent(name, k -> new double[d.sizeTicks()[0].length]);
+                for (int k = 0; k < ss.length; k++) {
+                    ss[k] += s.seconds(d.sizeTicks()[f][k]);
+                }
+                long[] cc = commCalls.computeIfAbsent(name, k -> new long[Snapshot.COMM_BUCKETS]);
+                double[] cs = commSeconds.computeIfAbsent(name, k -> new double[Snapshot.COMM_BUCKETS]);
+                for (int k = 0; k < Snapshot.COMM_BUCKETS; k++) {
+                    cc[k] += d.commCalls()[f][k];
+                    cs[k] += s.seconds(d.commTicks()[f][k]);
+                }
+                buffer.computeIfAbsent(name, k -> new long[1])[0] += d.bufferBytes()[f];
+            }
+        }
+        List<ProfileBreakdown.FunctionDetail> out = new ArrayList<>();
+        for (FunctionProfile f : p.functions()) {
+            if (!sizeSeconds.containsKey(f.name())) {
+                continue;
+            }
+            long[] cc = ProfileBreakdown.trim(commCalls.get(f.name()));
+            double[] bySize = ProfileBreakdown.trim(sizeSeconds.get(f.name()));
+            if (cc.length == 0 && bySize.length == 0) {
+                continue; // nothing to add to the function's figures: no bytes, not a collective
+            }
+            out.add(new ProfileBreakdown.FunctionDetail(f.name(), cc.length > 0 ? buffer.get(f.name())[0] : 0,
+                    bySize, cc,
+                    cc.length > 0 ? ProfileBreakdown.trim(commSeconds.get(f.name())) : new double[0]));
+        }
+        return new ProfileBreakdown(new ProfileBreakdown.Cost(Stat.of(start), Stat.of(fin), rank0Finalize), out);
+    }
+
+    /** Rank 0's whole finalize work in seconds (rec_snapshot.c writes ranks/finalize-0.txt after every rank's
+     * dump), 0 without the file. */
+    static double rank0Finalize(Path file) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            return 0;
+        }
+        InputFile.check(file, "rank 0's finalize time", 64);
+        String text = Files.readString(file, java.nio.charset.StandardCharsets.US_ASCII).strip();
+        try {
+            double v = Double.parseDouble(text);
+            if (v >= 0 && v <= ProfileJson.MAX_SECONDS) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new ProfileFormatException(file + ": \"" + text + "\" is not a number of seconds from 0 to "
+                + ProfileJson.MAX_SECONDS);
     }
 
     /** The functions rank {@code s} called: calls, time, bytes sent and received, in the dump's order. */

@@ -34,14 +34,41 @@ import java.util.Set;
  *                     dumps read as every call timed
  * histograms          nfunc x nbuckets u64
  * matrix              matrix ranks x 2 u64: messages, bytes sent to that world rank
+ * detail (version 3)  u64 start ticks (the recorder's own start inside MPI_Init), u64 finalize ticks (from
+ *                     the start of MPI_Finalize to the snapshot; 0 elsewhere), u32 records, u32 communicator-size
+ *                     buckets (cb), u64 0; then one record per function called, in function order: u32 index,
+ *                     u32 0, u64 buffer bytes (collectives: mpiP's per-call message size, summed), nbuckets u64
+ *                     ticks per size bucket, cb u64 calls and cb u64 ticks per log2 bucket of the communicator's
+ *                     size (snapshot.h: struct jp_v3)
  * </pre>
  */
 public record Snapshot(int rank, int size, State state, int detail, long pid, double ticksPerSecond,
                        double perCallNs, long initUnixNs, long appTicks, String host, String impl, String jobId,
                        String step, String executable, String[] names, long[][] stats, long[] timed,
-                       double[] variance, long[][] histograms, long[] messages, long[] bytes, long timerTicks) {
+                       double[] variance, long[][] histograms, long[] messages, long[] bytes, long timerTicks,
+                       Breakdown breakdown) {
     public static final int HEADER = 512;
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
+    /** The communicator-size buckets of a version 3 snapshot: log2 of the size, up to 2^20 ranks. */
+    public static final int COMM_BUCKETS = 21;
+    /** The version 3 part's head (snapshot.h: struct jp_v3). */
+    public static final int DETAIL_HEAD = 32;
+
+    /**
+     * What version 3 added (PROFILE.md, "Added in jpmpi-profile-3"), per function index; null in the
+     * snapshot of an older recorder.
+     *
+     * @param startTicks    the recorder's own start inside MPI_Init
+     * @param finalizeTicks from the start of MPI_Finalize to the snapshot (0: taken elsewhere)
+     * @param bufferBytes   per function, the collectives' per-call buffer bytes summed (0 for others)
+     * @param sizeTicks     per function and size bucket, the time of its calls (as its ticks: sampled
+     *                      calls weighted)
+     * @param commCalls     per function and log2 bucket of the communicator's size, its calls (collectives)
+     * @param commTicks     the same for their time
+     */
+    public record Breakdown(long startTicks, long finalizeTicks, long[] bufferBytes, long[][] sizeTicks,
+                         long[][] commCalls, long[][] commTicks) {
+    }
     /** The oldest version read (version 1: impl[32], jobid[64], no step and no timer in the header, no
      * timing section: every call timed). */
     public static final int OLDEST_VERSION = 1;
@@ -145,10 +172,12 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     public static Snapshot parse(ByteBuffer in) {
         ByteBuffer b = in.slice().order(ByteOrder.LITTLE_ENDIAN);
         Header h = Header.read(b);
-        if (b.remaining() != h.bytes()) {
+        long records = h.version >= 3 ? records(b, h) : 0;
+        if (b.remaining() != h.bytes() + records * detailBytes(h.nbuckets)) {
             throw new IllegalArgumentException(b.remaining() + " bytes, " + (b.remaining() < h.bytes() ? "truncated"
                     : "longer than a dump") + ": its header (" + h.nfunc + " functions, " + h.nbuckets
-                    + " size buckets, " + h.size + " ranks) makes " + h.bytes() + " bytes");
+                    + " size buckets, " + h.size + " ranks" + (h.version >= 3 ? ", " + records + " detail records" : "")
+                    + ") makes " + (h.bytes() + records * detailBytes(h.nbuckets)) + " bytes");
         }
         b.position(HEADER);
         String[] names = names(b, h.nfunc);
@@ -160,9 +189,10 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         long[] messages = new long[h.size];
         long[] bytes = new long[h.size];
         matrix(b, messages, bytes);
+        Breakdown breakdown = h.version >= 3 ? breakdown(b, h, names, stats) : null;
         return new Snapshot(h.rank, h.size, h.state, h.detail, h.pid, h.tps, h.perCall, h.initUnixNs, h.appTicks,
                 h.host, h.impl, h.job, h.step, h.exe, names, stats, timed, variance, hist, messages, bytes,
-                h.timerTicks);
+                h.timerTicks, breakdown);
     }
 
     /** A problem at {@code offset} of the snapshot, in {@code field}. */
@@ -233,7 +263,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         long bytes() {
             return HEADER + (long) nfunc * NAME + (long) nfunc * STATS * 8 + (version >= 2 ? (long) nfunc * 16 : 0)
                     + (long) nfunc * nbuckets * 8
-                    + (long) size * 16;
+                    + (long) size * 16 + (version >= 3 ? DETAIL_HEAD : 0);
         }
 
         private static int intIn(ByteBuffer b, int at, String field, int lo, int hi) {
@@ -389,6 +419,84 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
                 throw bad(at + 8, "bytes to rank " + r, bytes[r] + " without a message");
             }
         }
+    }
+
+    private static long detailBytes(int nbuckets) {
+        return 16 + 8L * nbuckets + 16L * COMM_BUCKETS;
+    }
+
+    /** Version 3: the number of detail records its head gives (no more than the functions), read before the size
+     * check (the head is where a snapshot without records ends). */
+    private static long records(ByteBuffer b, Header h) {
+        long at = h.bytes() - DETAIL_HEAD;
+        if (b.limit() < at + DETAIL_HEAD) {
+            return 0; // truncated: the size check says so
+        }
+        int cb = b.getInt((int) at + 20);
+        if (cb != COMM_BUCKETS) {
+            throw bad(at + 20, "communicator-size buckets", cb + ", this jpmpi reads " + COMM_BUCKETS);
+        }
+        long n = Integer.toUnsignedLong(b.getInt((int) at + 16));
+        if (n > h.nfunc) {
+            throw bad(at + 16, "detail records", n + " is more than the " + h.nfunc + " functions");
+        }
+        return n;
+    }
+
+    /**
+     * The version 3 part: the recorder's own start and finalize, and a record for each function called
+     * (ascending, distinct, none for a function never called); no more calls by communicator size than
+     * calls, no more time in the size buckets or the communicator sizes than the function's time.
+     */
+    private static Breakdown breakdown(ByteBuffer b, Header h, String[] names, long[][] stats) {
+        int at = b.position();
+        long start = Header.ticks(b, at, "recorder start ticks", h.tps);
+        long fin = Header.ticks(b, at + 8, "recorder finalize ticks", h.tps);
+        int n = b.getInt(at + 16);
+        b.position(at + DETAIL_HEAD);
+        long[] buffer = new long[h.nfunc];
+        long[][] sizeTicks = new long[h.nfunc][h.nbuckets];
+        long[][] commCalls = new long[h.nfunc][COMM_BUCKETS];
+        long[][] commTicks = new long[h.nfunc][COMM_BUCKETS];
+        int last = -1;
+        for (int i = 0; i < n; i++) {
+            int r = b.position();
+            int f = b.getInt(r);
+            if (f <= last || f >= h.nfunc) {
+                throw bad(r, "detail record " + i, "function index " + f + (f >= h.nfunc ? " is not below "
+                        + h.nfunc : " does not follow " + last));
+            }
+            if (stats[f][CALLS] == 0) {
+                throw bad(r, "detail record " + i, names[f] + " was never called");
+            }
+            last = f;
+            buffer[f] = count(b, r + 8, names[f] + " buffer bytes");
+            int o = r + 16;
+            long time = 0;
+            for (int k = 0; k < h.nbuckets; k++, o += 8) {
+                sizeTicks[f][k] = count(b, o, names[f] + " size bucket " + k + " ticks");
+                time = sum(time, sizeTicks[f][k], o, names[f] + " ticks by size");
+            }
+            long calls = 0;
+            long ctime = 0;
+            for (int k = 0; k < COMM_BUCKETS; k++) {
+                commCalls[f][k] = count(b, o + 8 * k, names[f] + " communicator-size bucket " + k + " calls");
+                calls = sum(calls, commCalls[f][k], o + 8L * k, names[f] + " calls by communicator size");
+                int t = o + 8 * COMM_BUCKETS + 8 * k;
+                commTicks[f][k] = count(b, t, names[f] + " communicator-size bucket " + k + " ticks");
+                ctime = sum(ctime, commTicks[f][k], t, names[f] + " ticks by communicator size");
+            }
+            if (time > stats[f][TICKS] || ctime > stats[f][TICKS]) {
+                throw bad(r + 16, names[f] + (time > stats[f][TICKS] ? " ticks by size" : " ticks by communicator size"),
+                        Math.max(time, ctime) + " ticks is more than the function's " + stats[f][TICKS]);
+            }
+            if (calls > stats[f][CALLS]) {
+                throw bad(o, names[f] + " calls by communicator size", calls + " is more than its " + stats[f][CALLS]
+                        + " calls");
+            }
+            b.position(r + (int) detailBytes(h.nbuckets));
+        }
+        return new Breakdown(start, fin, buffer, sizeTicks, commCalls, commTicks);
     }
 
     /** {@code a + v}, which must stay below 2^63. */

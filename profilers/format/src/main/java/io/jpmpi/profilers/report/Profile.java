@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param rankRows       one row per world rank, in rank order
  * @param messages       sender-side matrix of messages: row r lists the world ranks r sent to
  * @param bytes          the same for bytes
- * @param details        what schema jpmpi-profile-2 added (the run, the timer, per-rank functions);
+ * @param details        what schemas jpmpi-profile-2 and -3 added (the run, the timer, per-rank functions;
+ *                       the breakdown: jpmpi's own start and finalize, time by size, collectives' detail);
  *                       {@link ProfileDetails#NONE} when there is none of it
  * @param sites          what schema jpmpi-profile-3 added: the call sites, resolved; null when the
  *                       profile has none (sites off, or not merged yet)
@@ -31,7 +32,7 @@ public record Profile(String schema, boolean partial, List<String> partialReason
                       ProfileDetails details, CallSites sites) {
     /** The schema written. */
     public static final String SCHEMA = "jpmpi-profile-3";
-    /** The second schema, which is still read (it has no {@link CallSites}). */
+    /** The second schema, which is still read (it has no {@link ProfileBreakdown}, no {@link CallSites}). */
     public static final String SCHEMA_2 = "jpmpi-profile-2";
     /** The first schema, which is still read (it has no {@link ProfileDetails}). */
     public static final String SCHEMA_1 = "jpmpi-profile-1";

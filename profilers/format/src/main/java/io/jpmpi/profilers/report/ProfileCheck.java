@@ -59,6 +59,38 @@ public final class ProfileCheck {
         blocks(p);
         rows(p);
         rankFunctions(p);
+        breakdown(p);
+    }
+
+    /**
+     * Schema 3's breakdown: jpmpi's own start and finalize summaries as any other; each function of
+     * "function_detail" one the profile lists, its time by size and by communicator size no more than
+     * its time, its calls by communicator size no more than its calls, at most 48 size buckets.
+     */
+    private static void breakdown(Profile p) throws Inconsistency {
+        ProfileBreakdown b = p.details().breakdown();
+        if (b == null) {
+            return;
+        }
+        if (b.cost() != null) {
+            stat("overhead.start_s", b.cost().startSeconds());
+            stat("overhead.finalize_s", b.cost().finalizeSeconds());
+        }
+        java.util.Map<String, FunctionProfile> byName = new java.util.HashMap<>();
+        for (FunctionProfile f : p.functions()) {
+            byName.put(f.name(), f);
+        }
+        for (int i = 0; i < b.functions().size(); i++) {
+            ProfileBreakdown.FunctionDetail d = b.functions().get(i);
+            String path = "function_detail[" + i + "]";
+            FunctionProfile f = byName.get(d.name());
+            if (f == null) {
+                throw new Inconsistency(path + ".name", "is \"" + d.name() + "\", a function \"functions\" does not list");
+            }
+            atMost(path + ".time_by_size_s", sum(d.timeBySize()), "the function's \"time_s\"", f.timeSeconds());
+            atMost(path + ".time_by_comm_size_s", sum(d.timeByComm()), "the function's \"time_s\"", f.timeSeconds());
+            atMost(path + ".calls_by_comm_size", sum(d.callsByComm()), "the function's \"calls\"", f.calls());
+        }
     }
 
     /**

@@ -16,10 +16,28 @@ import java.util.Objects;
  *                      (one tick of the clock if it was not measured); 0 if unknown
  * @param rankFunctions one row per world rank, in rank order: the functions that rank called; null if
  *                      the profile does not have them
+ * @param breakdown     (schema 3) jpmpi's own start and finalize cost, time by message size, collectives'
+ *                      buffer bytes and communicator sizes; null if the profile does not have them
  */
-public record ProfileDetails(Run run, double timerSeconds, List<RankFunctions> rankFunctions) {
+public record ProfileDetails(Run run, double timerSeconds, List<RankFunctions> rankFunctions,
+                             ProfileBreakdown breakdown) {
     /** Nothing added. */
-    public static final ProfileDetails NONE = new ProfileDetails(null, 0, null);
+    public static final ProfileDetails NONE = new ProfileDetails(null, 0, null, null);
+
+    /** Schema 2's details (no breakdown). */
+    public ProfileDetails(Run run, double timerSeconds, List<RankFunctions> rankFunctions) {
+        this(run, timerSeconds, rankFunctions, null);
+    }
+
+    /** These details with {@code r} as the run (the rest kept). */
+    public ProfileDetails withRun(Run r) {
+        return new ProfileDetails(r, timerSeconds, rankFunctions, breakdown);
+    }
+
+    /** These details with {@code b} as the breakdown. */
+    public ProfileDetails withBreakdown(ProfileBreakdown b) {
+        return new ProfileDetails(run, timerSeconds, rankFunctions, b);
+    }
 
     /** Who told how the job was run: the launcher, or only rank 0 (a job started without jpmpi run). */
     public static final String FROM_LAUNCHER = "jpmpi run";

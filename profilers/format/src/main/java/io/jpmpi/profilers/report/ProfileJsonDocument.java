@@ -46,8 +46,8 @@ final class ProfileJsonDocument {
             "overhead", "functions", "histogram", "blocks", "rank_rows", "matrix",
             // added in jpmpi-profile-2 (optional: ProfileDetails)
             "run", "timer", "rank_functions",
-            // added in jpmpi-profile-3 (optional: CallSites)
-            "sites"};
+            // added in jpmpi-profile-3 (optional: CallSites, ProfileBreakdown)
+            "sites", "function_detail"};
     /** The first of TOP's keys that schema 2 added: they may be absent. */
     private static final int ADDED_IN_2 = 12;
     private static final String[] RUN = {"source", "command", "tools", "output", "wall_s", "settings"};
@@ -55,7 +55,11 @@ final class ProfileJsonDocument {
     private static final String[] JOB = {"id", "executable", "mpi", "hosts", "start", "wall_s", "step"};
     private static final String[] SUMMARY = {"app_s", "mpi_s", "mpi_pct", "calls", "bytes_sent", "bytes_recv"};
     private static final String[] STAT = {"sum", "min", "min_rank", "max", "max_rank", "avg", "cv"};
-    private static final String[] OVERHEAD = {"per_call_ns", "calls", "total_s"};
+    private static final String[] OVERHEAD = {"per_call_ns", "calls", "total_s",
+            // added in jpmpi-profile-3 (optional: ProfileBreakdown.Cost)
+            "start_s", "finalize_s", "finalize_rank0_s"};
+    private static final String[] FUNCTION_DETAIL = {"name", "buffer_bytes", "time_by_size_s", "calls_by_comm_size",
+            "time_by_comm_size_s"};
     private static final String[] FUNCTION = {"name", "calls", "time_s", "bytes_sent", "bytes_recv", "min_call_s",
             "max_call_s", "per_rank", "histogram", "timed_calls", "time_error_s"};
     /** Keys that may be missing: a function's sampled timing (absent: every call timed). */
@@ -116,6 +120,7 @@ final class ProfileJsonDocument {
             List<ProfileDetails.RankFunctions> rankFunctions = new ArrayList<>();
             boolean[] hasRankFunctions = new boolean[1];
             CallSites[] sites = new CallSites[1];
+            List<ProfileBreakdown.FunctionDetail> functionDetail = new ArrayList<>();
             object(TOP, ADDED_IN_2, k -> {
                 if (fields[0]++ == 0 && k != 0) {
                     throw error("not a jpmpi profile: the first key must be \"schema\", found \""
@@ -148,6 +153,7 @@ final class ProfileJsonDocument {
                         hasRankFunctions[0] = true;
                     }
                     case 15 -> sites[0] = sites();
+                    case 16 -> functionDetail(functionDetail);
                     default -> {
                     }
                 }
@@ -158,7 +164,9 @@ final class ProfileJsonDocument {
             Profile profile = new Profile(schema, partial[0], List.copyOf(reasons), job[0], ranks, summary[0],
                     overhead[0], List.copyOf(functions), histogram[0], blocks[0], List.copyOf(rows), matrix.get(0),
                     matrix.get(1), new ProfileDetails(run[0], timer[0],
-                            hasRankFunctions[0] ? List.copyOf(rankFunctions) : null), sites[0]);
+                            hasRankFunctions[0] ? List.copyOf(rankFunctions) : null,
+                            cost == null && functionDetail.isEmpty() ? null : new ProfileBreakdown(cost, functionDetail)),
+                    sites[0]);
             try {
                 ProfileCheck.check(profile);
             } catch (ProfileCheck.Inconsistency e) {
@@ -251,17 +259,63 @@ final class ProfileJsonDocument {
         }
 
         private Profile.Overhead overhead() throws IOException {
-            double[] d = new double[3];
+            double[] d = new double[OVERHEAD.length];
             long[] calls = new long[1];
-            object(OVERHEAD, k -> {
+            Stat[] ends = new Stat[2];
+            object(OVERHEAD, 3, k -> {
                 switch (k) {
                     case 1 -> calls[0] = count();
+                    case 3, 4 -> ends[k - 3] = stat();
                     case -1 -> {
                     }
                     default -> d[k] = amount();
                 }
             });
+            if ((ends[0] == null) != (ends[1] == null)) {
+                throw error(quote(path() + (ends[0] == null ? ".start_s" : ".finalize_s")) + " is missing (\"start_s\""
+                        + " and \"finalize_s\" come together)");
+            }
+            cost = ends[0] == null ? null : new ProfileBreakdown.Cost(ends[0], ends[1], d[5]);
             return new Profile.Overhead(d[0], calls[0], d[2]);
+        }
+
+        /** jpmpi's own start and finalize (schema 3), from "overhead"; null without them. */
+        private ProfileBreakdown.Cost cost;
+
+        /** Schema 3's "function_detail": one object per function, each named once. */
+        private void functionDetail(List<ProfileBreakdown.FunctionDetail> out) throws IOException {
+            Set<String> names = new HashSet<>();
+            array(MAX_FUNCTIONS, "functions", i -> {
+                String[] name = new String[1];
+                long[] buffer = new long[1];
+                double[][] seconds = {new double[0], new double[0]};
+                long[][] calls = {new long[0]};
+                object(FUNCTION_DETAIL, 1, k -> {
+                    switch (k) {
+                        case 0 -> {
+                            name[0] = string(false);
+                            if (name[0].isEmpty() || !names.add(name[0])) {
+                                throw error(quote(path()) + (name[0].isEmpty() ? " must not be empty"
+                                        : " names \"" + clip(name[0], 60) + "\" twice"));
+                            }
+                        }
+                        case 1 -> buffer[0] = count();
+                        case 2, 4 -> {
+                            List<Double> v = new ArrayList<>();
+                            array(k == 2 ? Histogram.BUCKETS : ProfileBreakdown.COMM_BUCKETS, "buckets", j -> v.add(amount()));
+                            seconds[k == 2 ? 0 : 1] = v.stream().mapToDouble(Double::doubleValue).toArray();
+                        }
+                        case 3 -> {
+                            LongList v = new LongList();
+                            array(ProfileBreakdown.COMM_BUCKETS, "buckets", j -> v.add(count()));
+                            calls[0] = v.toArray();
+                        }
+                        default -> {
+                        }
+                    }
+                });
+                out.add(new ProfileBreakdown.FunctionDetail(name[0], buffer[0], seconds[0], calls[0], seconds[1]));
+            });
         }
 
         private void functions(List<FunctionProfile> out) throws IOException {

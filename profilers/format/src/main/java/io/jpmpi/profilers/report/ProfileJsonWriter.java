@@ -69,6 +69,7 @@ final class ProfileJsonWriter {
             number(g, "per_call_ns", o.perCallNs());
             g.writeNumberField("calls", o.calls());
             number(g, "total_s", o.totalSeconds());
+            cost(g, p.details().breakdown());
             g.writeEndObject();
         })).append(",\n");
         if (p.details().timerSeconds() > 0) {
@@ -77,6 +78,7 @@ final class ProfileJsonWriter {
         if (p.sites() != null) {
             sites(b, p.sites());
         }
+        functionDetail(b, p.details().breakdown());
         b.append("\"functions\":[");
         List<FunctionProfile> functions = p.functions() == null ? List.of() : p.functions();
         for (int i = 0; i < functions.size(); i++) {
@@ -162,6 +164,58 @@ final class ProfileJsonWriter {
     /** After the per-rank functions: the end of the document. */
     static String tail2() {
         return "]}\n";
+    }
+
+    /** Schema 3: jpmpi's own start and finalize in "overhead", when known. */
+    private static void cost(JsonGenerator g, ProfileBreakdown b) throws IOException {
+        if (b == null || b.cost() == null) {
+            return;
+        }
+        stat(g, "start_s", b.cost().startSeconds());
+        stat(g, "finalize_s", b.cost().finalizeSeconds());
+        if (b.cost().rank0FinalizeSeconds() > 0) {
+            number(g, "finalize_rank0_s", b.cost().rank0FinalizeSeconds());
+        }
+    }
+
+    /** Schema 3: {@code "function_detail"}, one line per function, when there is any. */
+    private static void functionDetail(StringBuilder b, ProfileBreakdown breakdown) {
+        if (breakdown == null || breakdown.functions().isEmpty()) {
+            return;
+        }
+        b.append("\"function_detail\":[");
+        List<ProfileBreakdown.FunctionDetail> fs = breakdown.functions();
+        for (int i = 0; i < fs.size(); i++) {
+            ProfileBreakdown.FunctionDetail f = fs.get(i);
+            b.append(i == 0 ? "\n" : ",\n").append(json(g -> {
+                g.writeStartObject();
+                g.writeStringField("name", f.name());
+                if (f.collective()) {
+                    g.writeNumberField("buffer_bytes", f.bufferBytes());
+                }
+                seconds(g, "time_by_size_s", ProfileBreakdown.trim(f.timeBySize()));
+                if (f.collective()) {
+                    g.writeFieldName("calls_by_comm_size");
+                    g.writeStartArray();
+                    for (long v : ProfileBreakdown.trim(f.callsByComm())) {
+                        g.writeNumber(v);
+                    }
+                    g.writeEndArray();
+                    seconds(g, "time_by_comm_size_s", ProfileBreakdown.trim(f.timeByComm()));
+                }
+                g.writeEndObject();
+            }));
+        }
+        b.append("],\n");
+    }
+
+    private static void seconds(JsonGenerator g, String name, double[] values) throws IOException {
+        g.writeFieldName(name);
+        g.writeStartArray();
+        for (double v : values) {
+            g.writeNumber(number(v));
+        }
+        g.writeEndArray();
     }
 
     /** One rank's functions, {@code {"MPI_X":[calls,time_s,sent,recv],...}}, then ",\n", or "\n" for the last. */

@@ -88,6 +88,59 @@ public final class Dumps {
         return out.array();
     }
 
+    /** The size of a version 3 detail record. */
+    public static final int DETAIL = 16 + 8 * BUCKETS + 16 * Snapshot.COMM_BUCKETS;
+
+    /** Where the version 3 part of a dump of {@code size} ranks starts (after the version 2 matrix). */
+    public static int v3At(int size) {
+        return matrixAt(size, 0) + FUNCTIONS.length * 16;
+    }
+
+    /**
+     * A version 1 dump as the recorder of version 3 writes it: version 2's, then the recorder's own start
+     * ({@code start} ticks) and finalize ({@code fin}), and a record for every function called: the
+     * Allreduce's and the Barrier's calls and time in the communicator-size bucket of the world's size
+     * (log2), the Allreduce's buffer bytes its 8 bytes a call, the time of every function that moves bytes in
+     * the size bucket its calls are in.
+     */
+    public static byte[] version3(byte[] v1, long start, long fin) {
+        ByteBuffer in = ByteBuffer.wrap(v1).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] v2 = version2(v1);
+        int size = in.getInt(28);
+        int called = 0;
+        for (int f = 0; f < FUNCTIONS.length; f++) {
+            called += in.getLong(statAt(f, 0)) > 0 ? 1 : 0;
+        }
+        ByteBuffer out = ByteBuffer.allocate(v2.length + Snapshot.DETAIL_HEAD + called * DETAIL)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        out.put(v2);
+        out.putInt(8, 3);
+        out.putLong(start).putLong(fin).putInt(called).putInt(Snapshot.COMM_BUCKETS).putLong(0);
+        int comm = 31 - Integer.numberOfLeadingZeros(size);
+        for (int f = 0; f < FUNCTIONS.length; f++) {
+            long calls = in.getLong(statAt(f, 0));
+            if (calls == 0) {
+                continue;
+            }
+            long ticks = in.getLong(statAt(f, 1));
+            int at = out.position();
+            out.putInt(f).putInt(0).putLong(f == 0 ? 8 * calls : 0);
+            boolean bytes = in.getLong(statAt(f, 4)) + in.getLong(statAt(f, 5)) > 0; // as the recorder: only these
+            for (int k = 0; k < BUCKETS; k++) {
+                out.putLong(bytes && in.getLong(bucketAt(f, k)) > 0 ? ticks : 0);
+            }
+            boolean coll = f <= 1;
+            for (int k = 0; k < Snapshot.COMM_BUCKETS; k++) {
+                out.putLong(coll && k == comm ? calls : 0);
+            }
+            for (int k = 0; k < Snapshot.COMM_BUCKETS; k++) {
+                out.putLong(coll && k == comm ? ticks : 0);
+            }
+            out.position(at + DETAIL);
+        }
+        return out.array();
+    }
+
     /** The dumps of all {@code size} ranks written to {@code dir}/ranks/rank-R.bin. */
     public static Path writeAll(Path dir, int size) throws IOException {
         Path ranks = Files.createDirectories(dir.resolve("ranks"));

@@ -1,12 +1,15 @@
 package io.jpmpi.profilers.profile;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.jpmpi.profilers.report.FunctionProfile;
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileBreakdown;
 import io.jpmpi.profilers.report.ProfileFormatException;
 import io.jpmpi.profilers.report.ProfileJson;
 import java.io.IOException;
@@ -100,6 +103,67 @@ class RankDumpsTest {
         assertFalse(Files.exists(ranks), "the run record goes with the dumps");
     }
 
+    /**
+     * Version 3 dumps: the breakdown of schema 3 merged (every rank's own start and finalize, rank 0's
+     * whole finalize from ranks/finalize-0.txt, buffer bytes and communicator sizes summed over ranks),
+     * read back from profile.json as written; finalize-0.txt goes with the dumps; a version 3 part the
+     * recorder could not have written is refused with one line.
+     */
+    @Test
+    void theThirdVersionsBreakdown() throws IOException {
+        Path ranks = Files.createDirectories(dir.resolve("ranks"));
+        for (int r = 0; r < RANKS; r++) {
+            Files.write(ranks.resolve("rank-" + r + ".bin"), Dumps.version3(Dumps.dump(r, RANKS), 2_400_000L * (r + 1),
+                    240_000));
+        }
+        Files.writeString(ranks.resolve("finalize-0.txt"), "0.0025\n");
+        Profile p = RankDumps.merge(dir);
+        ProfileBreakdown b = p.details().breakdown();
+        assertEquals(0.004, b.cost().startSeconds().max(), 1e-12);
+        assertEquals(RANKS - 1, b.cost().startSeconds().maxRank());
+        assertEquals(0.0001, b.cost().finalizeSeconds().avg(), 1e-12);
+        assertEquals(0.0025, b.cost().rank0FinalizeSeconds());
+        ProfileBreakdown.FunctionDetail allreduce = b.get("MPI_Allreduce");
+        assertEquals(RANKS * 200 * 8L, allreduce.bufferBytes());
+        assertArrayEquals(new long[] {0, 0, RANKS * 200L}, allreduce.callsByComm());
+        FunctionProfile isend = p.functions().stream().filter(f -> f.name().equals("MPI_Isend")).findFirst().orElseThrow();
+        ProfileBreakdown.FunctionDetail sends = b.get("MPI_Isend");
+        assertFalse(sends.collective());
+        assertEquals(isend.timeSeconds(), sends.timeBySize()[17], 1e-9 * isend.timeSeconds());
+        assertNull(b.get("MPI_Waitall"), "no bytes, not a collective: nothing to add");
+        Path json = dir.resolve("profile.json");
+        ProfileJson.write(p, json);
+        assertEquals(p, ProfileJson.read(json));
+        // refusals, each one line naming the dump
+        int v3 = Dumps.v3At(RANKS);
+        int first = v3 + Snapshot.DETAIL_HEAD;
+        ByteBuffer good = ByteBuffer.wrap(Dumps.version3(Dumps.dump(1, RANKS), 1, 1)).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals("offset " + (v3 + 20) + " (communicator-size buckets): 20, this jpmpi reads 21",
+                refusedV3(good, b2 -> b2.putInt(v3 + 20, 20)));
+        assertEquals("offset " + first + " (detail record 0): MPI_Bcast was never called",
+                refusedV3(good, b2 -> b2.putInt(first, 6)));
+        int calls = first + 16 + 8 * Dumps.BUCKETS + 8 * 2;
+        assertEquals("offset " + (first + 16 + 8 * Dumps.BUCKETS) + " (MPI_Allreduce calls by communicator size): 201 is"
+                + " more than its 200 calls", refusedV3(good, b2 -> b2.putLong(calls, 201)));
+        assertTrue(refusedV3(good, b2 -> b2.putLong(first + 16, Long.MAX_VALUE / 2)).contains(
+                "(MPI_Allreduce ticks by size): "), "more time by size than the function's");
+        Files.write(ranks.resolve("rank-1.bin"), good.array());
+        Files.writeString(ranks.resolve("finalize-0.txt"), "soon");
+        assertEquals("\"soon\" is not a number of seconds from 0 to 1.0E9", refused(ranks.resolve("finalize-0.txt")));
+        Files.writeString(ranks.resolve("finalize-0.txt"), "0.0025\n");
+        RankDumps.remove(dir);
+        assertFalse(Files.exists(ranks), "finalize-0.txt goes with the dumps");
+    }
+
+    /** The refusal of the version 3 dump {@code good} as rank 1's, changed by {@code edit} (on a copy). */
+    private String refusedV3(ByteBuffer good, Consumer<ByteBuffer> edit) throws IOException {
+        Path ranks = dir.resolve("ranks");
+        ByteBuffer b = ByteBuffer.wrap(good.array().clone()).order(ByteOrder.LITTLE_ENDIAN);
+        edit.accept(b);
+        Files.write(ranks.resolve("rank-1.bin"), b.array());
+        return refused(ranks.resolve("rank-1.bin"));
+    }
+
     @Test
     void theTimersResolutionIsRankZeros() throws IOException {
         Path ranks = Dumps.writeAll(dir, RANKS);
@@ -168,8 +232,8 @@ class RankDumpsTest {
 
     @Test
     void headersThatAreNotTheRecorders() throws IOException {
-        assertEquals("offset 8 (version): 3 is not from 1 to 2 (the versions this jpmpi reads)",
-                refused("rank-1.bin", b -> b.putInt(8, 3)));
+        assertEquals("offset 8 (version): 4 is not from 1 to 3 (the versions this jpmpi reads)",
+                refused("rank-1.bin", b -> b.putInt(8, 4)));
         assertEquals("offset 16 (number of functions): 70000 is not from 1 to 4096",
                 refused("rank-1.bin", b -> b.putInt(16, 70000)));
         assertEquals("offset 20 (number of size buckets): 64 is not from 1 to 48",

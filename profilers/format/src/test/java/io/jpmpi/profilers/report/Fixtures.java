@@ -235,6 +235,38 @@ final class Fixtures {
 
     /* ---- end of call sites ---- */
 
+    /**
+     * {@code p} (of {@link #fourRanks}) with schema 3's breakdown: jpmpi's own start and finalize per
+     * rank, the Allreduce's buffer bytes (8 bytes a call: a quarter of its pairwise bytes sent on 4 ranks
+     * would be 3 x 8) and its calls in the communicator-size bucket of 4 processes, the time by size of
+     * MPI_Isend half in the bucket its calls are in, the Bcast's buffer bytes 1 KiB a call on 1 to 3
+     * processes.
+     */
+    static Profile withBreakdown(Profile p) {
+        FunctionProfile allreduce = function(p, "MPI_Allreduce");
+        FunctionProfile isend = function(p, "MPI_Isend");
+        FunctionProfile bcast = function(p, "MPI_Bcast");
+        double[] start = {0.0012, 0.0011, 0.0015, 0.0013};
+        double[] fin = {0.0003, 0.0002, 0.0002, 0.00025};
+        int k = 0;
+        while (isend.histogram()[k] == 0) {
+            k++;
+        }
+        double[] bySize = new double[k + 1];
+        bySize[k] = isend.timeSeconds() / 2;
+        ProfileBreakdown b = new ProfileBreakdown(new ProfileBreakdown.Cost(Stat.of(start), Stat.of(fin), 0.0021),
+                List.of(new ProfileBreakdown.FunctionDetail("MPI_Allreduce", 8 * allreduce.calls(), new double[0],
+                        new long[] {0, 0, allreduce.calls()}, new double[] {0, 0, allreduce.timeSeconds() * 0.75}),
+                        new ProfileBreakdown.FunctionDetail("MPI_Isend", 0, bySize, new long[0], new double[0]),
+                        new ProfileBreakdown.FunctionDetail("MPI_Bcast", 1024 * bcast.calls(), new double[0],
+                                new long[] {1, bcast.calls() - 1}, new double[] {0, bcast.timeSeconds() / 2})));
+        return p.withDetails(p.details().withBreakdown(b));
+    }
+
+    static FunctionProfile function(Profile p, String name) {
+        return p.functions().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
+    }
+
     /** One block per rank up to 64 ranks, else 64 blocks of consecutive ranks. */
     static Profile.Blocks blocks(int ranks, double[] app, double[] mpi, long[][] messages, long[][] bytes) {
         int n = Math.min(ranks, 64);

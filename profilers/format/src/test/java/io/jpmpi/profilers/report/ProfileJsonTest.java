@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -418,7 +419,7 @@ class ProfileJsonTest {
         assertTrue(text(q).startsWith("{\"schema\":\"jpmpi-profile-3\","));
     }
 
-    /** A file of the second schema (details, no sites): read with its details, without sites. */
+    /** A file of the second schema (run, timer, per-rank functions; no breakdown, no sites): read whole, without them. */
     @Test
     void theSecondSchemaIsStillRead() throws IOException {
         Profile p = Fixtures.withDetails(Fixtures.fourRanks());
@@ -426,6 +427,7 @@ class ProfileJsonTest {
         assertFalse(v2.contains("\"sites\""), v2);
         Profile q = parse(v2);
         assertEquals(Profile.SCHEMA_2, q.schema());
+        assertNull(q.details().breakdown());
         assertEquals(p.details(), q.details());
         assertEquals(null, q.sites());
         assertEquals(p.functions(), q.functions());
@@ -469,6 +471,44 @@ class ProfileJsonTest {
         assertTrue(m.matches(".*\"sites\\.list\\[\\d]\\.function\" must not be empty"), m);
         m = refused(json.replace("\"max_rank\":3,", "\"max_rank\":4,"));
         assertTrue(m.contains("must be an integer from 0 to 3, found 4"), m);
+    }
+
+    /**
+     * Schema 3's breakdown: jpmpi's own start and finalize in "overhead", "function_detail" with a
+     * collective's buffer bytes and communicator sizes and a point-to-point function's time by size;
+     * written and read back whole, refused where it disagrees with the functions.
+     */
+    @Test
+    void theBreakdownOfSchemaThree() throws IOException {
+        Profile p = Fixtures.withBreakdown(Fixtures.withDetails(Fixtures.fourRanks()));
+        String json = text(p);
+        assertTrue(json.contains(",\"start_s\":{\"sum\":0.0051,\"min\":0.0011,\"min_rank\":1,\"max\":0.0015,\"max_rank\":2,"),
+                json);
+        assertTrue(json.contains(",\"finalize_rank0_s\":0.0021},\n"), json);
+        long calls = Fixtures.function(p, "MPI_Allreduce").calls();
+        assertTrue(json.contains("\n\"function_detail\":[\n{\"name\":\"MPI_Allreduce\",\"buffer_bytes\":" + 8 * calls
+                + ",\"time_by_size_s\":[],\"calls_by_comm_size\":[0,0," + calls + "],\"time_by_comm_size_s\":[0,0,"), json);
+        assertTrue(json.contains("\n{\"name\":\"MPI_Isend\",\"time_by_size_s\":["), json);
+        assertTrue(json.indexOf("\"function_detail\"") < json.indexOf("\"functions\""), json);
+        Profile q = parse(json);
+        assertEquals(p.details().breakdown(), q.details().breakdown());
+        assertEquals(p, q);
+        assertEquals(json, text(q));
+        // without the breakdown nothing of it is written
+        assertFalse(text(Fixtures.fourRanks()).contains("function_detail"));
+        assertFalse(text(Fixtures.fourRanks()).contains("start_s"));
+        // the detail must agree with the functions
+        String more = json.replace("\"calls_by_comm_size\":[0,0," + calls + "]", "\"calls_by_comm_size\":[0,0," + (calls + 1) + "]");
+        assertTrue(refused(more).contains("\"function_detail[0].calls_by_comm_size\" is " + (calls + 1)
+                + ".0, more than the function's \"calls\""), refused(more));
+        String unknown = json.replace("{\"name\":\"MPI_Isend\",\"time_by_size_s\"", "{\"name\":\"MPI_Nothing\",\"time_by_size_s\"");
+        assertTrue(refused(unknown).contains("a function \"functions\" does not list"), refused(unknown));
+        String twice = json.replace("{\"name\":\"MPI_Isend\",\"time_by_size_s\"", "{\"name\":\"MPI_Allreduce\",\"time_by_size_s\"");
+        assertTrue(refused(twice).contains("names \"MPI_Allreduce\" twice"), refused(twice));
+        String half = json.replaceFirst(",\"finalize_s\":\\{[^}]*}", "");
+        assertTrue(refused(half).contains("\"start_s\" and \"finalize_s\" come together"), refused(half));
+        String tooMany = json.replace("\"calls_by_comm_size\":[0,0,", "\"calls_by_comm_size\":[" + "0,".repeat(21));
+        assertTrue(refused(tooMany).contains("has more than 21 buckets"), refused(tooMany));
     }
 
     /** Schema 2's details: the run, the timer, every rank's functions; written and read back whole. */

@@ -1,11 +1,17 @@
 package io.jpmpi.profilers.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import io.jpmpi.profilers.it.ProfileRun.Level;
 import io.jpmpi.profilers.profile.Snapshot;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,6 +28,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * higher rank). The matrix holds the same pairwise messages; I-forms count at the post and add
  * one MPI_Wait each; MPI_Barrier/MPI_Ibarrier have calls only. Run on 3 and 4 ranks (the root
  * is the last rank).
+ * <p>Snapshot version 3 (the recorder alone): every rank's per-call buffer bytes of each collective
+ * exactly (mpiP's message size, PROFILE.md "Buffer bytes of collectives": the count x type the rank
+ * gives; a v-form all of its send counts, the in-place forms the receive side the standard reads), every
+ * collective call in the communicator-size bucket of n ranks (floor(log2 n)) and no other call there,
+ * time by size and by communicator size no more than the function's, the recorder's own start measured.
  */
 class CollectivesIT {
     static final int C = 10;
@@ -181,6 +192,77 @@ class CollectivesIT {
         return e;
     }
 
+    /** Rank r's buffer bytes per collective over the four rounds of colls.c (the class comment). */
+    static Map<String, Long> buffers(int n, int r, int base) {
+        Map<String, Long> b = new TreeMap<>();
+        for (boolean nb : new boolean[] {false, true}) {
+            for (boolean inplace : new boolean[] {false, true}) {
+                long c = inplace ? 2L * base : base;
+                long all = 0;
+                for (int i = 0; i < n; i++) {
+                    all += c + i;
+                }
+                long v = 0;
+                long w = 0;
+                for (int j = 0; j < n; j++) { // every block, its own too: the buffer the rank gives
+                    long out = inplace ? c + r + j : c + r + 2L * j;
+                    int size = (r + j) % 2 == 1 && !(nb && inplace) ? 8 : 4;
+                    v += 4 * out;
+                    w += size * out;
+                }
+                if (!inplace) {
+                    b.merge(name("Bcast", nb), 4 * c, Long::sum);
+                    b.merge(name("Barrier", nb), 0L, Long::sum);
+                }
+                b.merge(name("Gather", nb), 4 * c, Long::sum);
+                b.merge(name("Gatherv", nb), 4 * (c + r), Long::sum);
+                b.merge(name("Scatter", nb), 4 * c, Long::sum);
+                b.merge(name("Scatterv", nb), r == n - 1 ? 4 * all : 4 * (c + r), Long::sum);
+                b.merge(name("Allgather", nb), 4 * c, Long::sum);
+                b.merge(name("Allgatherv", nb), 4 * (c + r), Long::sum);
+                b.merge(name("Alltoall", nb), 4 * c, Long::sum);
+                b.merge(name("Alltoallv", nb), v, Long::sum);
+                b.merge(name("Alltoallw", nb), w, Long::sum);
+                b.merge(name("Reduce", nb), 4 * c, Long::sum);
+                b.merge(name("Allreduce", nb), 4 * c, Long::sum);
+                b.merge(name("Reduce_scatter", nb), 4 * all, Long::sum);
+                b.merge(name("Reduce_scatter_block", nb), 4 * c, Long::sum);
+                b.merge(name("Scan", nb), 4 * c, Long::sum);
+                b.merge(name("Exscan", nb), 4 * c, Long::sum);
+            }
+        }
+        return b;
+    }
+
+    static void breakdown(Snapshot[] snaps, int n, int base) {
+        int bucket = 31 - Integer.numberOfLeadingZeros(n);
+        for (int r = 0; r < n; r++) {
+            Snapshot s = snaps[r];
+            Snapshot.Breakdown d = s.breakdown();
+            assertNotNull(d, "rank " + r + ": no version 3 part");
+            assertTrue(d.startTicks() > 0, "rank " + r + ": the recorder's start not measured");
+            Map<String, Long> want = buffers(n, r, base);
+            for (int f = 0; f < s.names().length; f++) {
+                String name = s.names()[f];
+                long calls = s.stats()[f][Snapshot.CALLS];
+                long[] byComm = d.commCalls()[f];
+                long ticks = s.stats()[f][Snapshot.TICKS];
+                assertTrue(LongStream.of(d.sizeTicks()[f]).sum() <= ticks, "rank " + r + " " + name + " time by size");
+                assertTrue(LongStream.of(d.commTicks()[f]).sum() <= ticks, "rank " + r + " " + name + " time by comm");
+                if (want.containsKey(name)) {
+                    assertEquals(want.get(name), d.bufferBytes()[f], "rank " + r + " " + name + " buffer bytes");
+                    long[] only = new long[Snapshot.COMM_BUCKETS];
+                    only[bucket] = calls;
+                    assertArrayEquals(only, byComm, "rank " + r + " " + name + " calls by communicator size");
+                    assertTrue(calls > 0, "rank " + r + " " + name + " not called");
+                } else {
+                    assertEquals(0, d.bufferBytes()[f], "rank " + r + " " + name + " buffer bytes");
+                    assertEquals(0, LongStream.of(byComm).sum(), "rank " + r + " " + name + " by communicator size");
+                }
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1} {2} ranks")
     @MethodSource("cases")
     void collectives(Impl impl, Level level, int ranks) {
@@ -190,7 +272,9 @@ class CollectivesIT {
         }
         Expected e = expected(ranks, C);
         if (level == Level.C) {
-            Checks.of(r).snapshots(ProfileRun.snapshots(r, ranks), e, Snapshot.State.FINALIZE).done();
+            Snapshot[] snaps = ProfileRun.snapshots(r, ranks);
+            Checks.of(r).snapshots(snaps, e, Snapshot.State.FINALIZE).done();
+            breakdown(snaps, ranks, C);
         } else {
             Checks.of(r).profile(ProfileRun.profile(r), e).complete(ProfileRun.profile(r)).done();
         }

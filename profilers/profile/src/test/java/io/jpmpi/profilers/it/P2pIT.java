@@ -46,12 +46,25 @@ class P2pIT {
 
     /**
      * The size of a rank's snapshot as it goes to rank 0 (rec_snapshot.c, jp_compact): the header,
-     * each called function's index, 6 stats and size buckets, an end mark, each rank sent to.
+     * each called function's index, 6 stats and size buckets, an end mark, (version 3) the 32-byte head
+     * and each called function's detail record sparse (index, count, a 16-byte bitmap, the words that are
+     * not zero), each rank sent to.
      */
     static long wireBytes(Snapshot s) {
         long called = Arrays.stream(s.stats()).filter(st -> st[0] > 0).count();
         long sentTo = Arrays.stream(s.messages()).filter(m -> m > 0).count();
-        return Snapshot.HEADER + called * (4 + 6 * 8 + 8L * s.histograms()[0].length) + 4 + sentTo * 20;
+        long buckets = s.histograms()[0].length;
+        Snapshot.Breakdown d = s.breakdown();
+        long detail = 0;
+        for (int f = 0; f < s.names().length; f++) {
+            if (s.stats()[f][0] > 0) {
+                long words = (d.bufferBytes()[f] != 0 ? 1 : 0) + Arrays.stream(d.sizeTicks()[f]).filter(x -> x != 0).count()
+                        + Arrays.stream(d.commCalls()[f]).filter(x -> x != 0).count()
+                        + Arrays.stream(d.commTicks()[f]).filter(x -> x != 0).count();
+                detail += 24 + 8 * words;
+            }
+        }
+        return Snapshot.HEADER + called * (4 + 6 * 8 + 8 * buckets) + 4 + Snapshot.DETAIL_HEAD + detail + sentTo * 20;
     }
 
     static int k(int i, int j) {

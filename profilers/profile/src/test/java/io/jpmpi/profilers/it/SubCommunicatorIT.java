@@ -8,6 +8,9 @@ import io.jpmpi.profilers.profile.Snapshot;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -15,6 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Collectives on a communicator whose ranks are not the world's (subcomm.c: split by parity, order
  * reversed): the rank-to-rank matrix names world ranks, so a collective's messages land on the
  * processes that exchanged them, not on the world ranks that share their communicator ranks.
+ * Snapshot version 3 (the recorder alone): both collectives are calls on a communicator of 2 processes
+ * (the bucket of 2-3, not the world's 4-7), and each rank's buffer bytes are the Bcast's 40 and the
+ * Alltoall's 4 (one int to each process), whatever its part in the call.
  */
 class SubCommunicatorIT {
     @ParameterizedTest(name = "{0} {1}")
@@ -37,6 +43,18 @@ class SubCommunicatorIT {
                 Snapshot s = ProfileRun.snapshot(r, ProfileRun.dir(r).resolve("ranks").resolve("rank-" + rank + ".bin"));
                 sentMessages = s.messages();
                 sentBytes = s.bytes();
+                List<String> names = List.of(s.names());
+                int bcast = names.indexOf("MPI_Bcast");
+                int alltoall = names.indexOf("MPI_Alltoall");
+                long[] two = new long[Snapshot.COMM_BUCKETS];
+                two[1] = 1;
+                assertArrayEquals(two, s.breakdown().commCalls()[bcast], "MPI_Bcast by communicator size");
+                assertArrayEquals(two, s.breakdown().commCalls()[alltoall], "MPI_Alltoall by communicator size");
+                assertEquals(40, s.breakdown().bufferBytes()[bcast], "MPI_Bcast buffer bytes");
+                assertEquals(4, s.breakdown().bufferBytes()[alltoall], "MPI_Alltoall buffer bytes");
+                long others = IntStream.range(0, names.size()).filter(f -> f != bcast && f != alltoall)
+                        .mapToLong(f -> Arrays.stream(s.breakdown().commCalls()[f]).sum()).sum();
+                assertEquals(0, others, "no other function on a communicator");
             } else {
                 Profile p = ProfileRun.profile(r);
                 sentMessages = row(p.messages().get(rank));

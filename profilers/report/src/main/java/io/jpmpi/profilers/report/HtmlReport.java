@@ -167,6 +167,7 @@ public final class HtmlReport {
             b.append("</div>\n");
         }
         sizesTable(b, p);
+        sizeTimeMap(page, p, withSizes);
         for (var e : extra.entrySet()) {
             b.append("<h2>").append(esc(e.getKey())).append("</h2>\n<pre>").append(esc(e.getValue())).append("</pre>\n");
         }
@@ -357,9 +358,138 @@ public final class HtmlReport {
             b.append("</tr>\n");
         }
         endTable(b);
-        notes(b, collectives ? Readable.COLLECTIVE_NOTE : null, Readable.resolutionNote(p), Readable.untimedNote(p));
+        notes(b, collectives ? Readable.collectiveNote(p) : null, Readable.resolutionNote(p), Readable.untimedNote(p));
         sampledTiming(b, p);
+        collectivesTable(b, p);
     }
+
+    /* ---- schema 3: collectives' buffer bytes and communicator sizes, time by message size ---- */
+
+    /** The collectives with their buffer bytes (mpiP's message size) beside the pairwise bytes, and by communicator size. */
+    private static void collectivesTable(StringBuilder b, Profile p) {
+        ProfileBreakdown detail = p.details().breakdown();
+        if (detail == null || detail.functions().stream().noneMatch(ProfileBreakdown.FunctionDetail::collective)) {
+            return;
+        }
+        b.append("<h3>Collectives: buffer bytes</h3>\n");
+        notes(b, "Buffer bytes: the count x type each rank gives a call (mpiP's message size; an MPI_Allreduce of 1 KiB"
+                + " is 1 KiB a call on every rank), summed over calls and ranks; pairwise: the messages the call"
+                + " implies, as in the table above.");
+        startTable(b, "collectives", "function", "#calls", "#buffer bytes", "#avg buffer/call", "#pairwise sent",
+                "#pairwise received");
+        for (ProfileBreakdown.FunctionDetail d : detail.functions()) {
+            FunctionProfile f = function(p, d.name());
+            if (!d.collective() || f == null) {
+                continue;
+            }
+            long counted = 0;
+            for (long c : d.callsByComm()) {
+                counted += c;
+            }
+            double avg = counted == 0 ? 0 : (double) d.bufferBytes() / counted;
+            b.append("<tr>");
+            cell(b, d.name());
+            cell(b, Units.count(f.calls()), f.calls());
+            cell(b, Units.bytes(d.bufferBytes()), d.bufferBytes());
+            cell(b, Units.bytes(Math.round(avg)), avg);
+            cell(b, Readable.bytes(f, f.bytesSent()), f.bytesSent());
+            cell(b, Readable.bytes(f, f.bytesRecv()), f.bytesRecv());
+            b.append("</tr>\n");
+        }
+        endTable(b);
+        b.append("<h3>Collectives by communicator size</h3>\n");
+        notes(b, "Processes in the communicator of each call (the remote group's for an inter-communicator), in"
+                + " log2 buckets; time as the function's (sampled calls weighted).");
+        startTable(b, "comm-sizes", "function", "#processes from", "processes", "#calls", "#% of its calls", "#time",
+                "#% of its time");
+        for (ProfileBreakdown.FunctionDetail d : detail.functions()) {
+            FunctionProfile f = function(p, d.name());
+            if (!d.collective() || f == null) {
+                continue;
+            }
+            long all = total(d.callsByComm());
+            for (int k = 0; k < d.callsByComm().length; k++) {
+                long c = d.callsByComm()[k];
+                if (c == 0) {
+                    continue;
+                }
+                double t = k < d.timeByComm().length ? d.timeByComm()[k] : 0;
+                b.append("<tr>");
+                cell(b, d.name());
+                cell(b, Long.toString(1L << k), 1L << k);
+                cell(b, Readable.commLabel(k));
+                cell(b, Units.count(c), c);
+                cell(b, Units.percent(TextReport.percentOf(c, all)), TextReport.percentOf(c, all));
+                cell(b, Units.seconds(t), t);
+                cell(b, Units.percent(TextReport.percentOf(t, f.timeSeconds())), TextReport.percentOf(t, f.timeSeconds()));
+                b.append("</tr>\n");
+            }
+        }
+        endTable(b);
+    }
+
+    /** The function {@code name} of {@code p}, or null. */
+    private static FunctionProfile function(Profile p, String name) {
+        for (FunctionProfile f : p.functions()) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Time per function and message size (schema 3), a heat map of the functions of the size table
+     * with the most time: which sizes the time goes to.
+     */
+    private static void sizeTimeMap(Page page, Profile p, List<FunctionProfile> moving) {
+        ProfileBreakdown detail = p.details().breakdown();
+        if (detail == null || moving.isEmpty()) {
+            return;
+        }
+        List<FunctionProfile> fns = new ArrayList<>(moving);
+        fns.sort((x, y) -> Double.compare(y.timeSeconds(), x.timeSeconds()));
+        fns = fns.subList(0, Math.min(MAP_FUNCTIONS, fns.size()));
+        int lo = Histogram.BUCKETS;
+        int hi = -1;
+        for (FunctionProfile f : fns) {
+            for (int k = 0; k < f.histogram().length; k++) {
+                if (f.histogram()[k] > 0) {
+                    lo = Math.min(lo, k);
+                    hi = Math.max(hi, k);
+                }
+            }
+        }
+        if (hi < 0) {
+            return;
+        }
+        String[] rows = new String[fns.size()];
+        String[] cols = new String[hi - lo + 1];
+        double[][] v = new double[rows.length][cols.length];
+        String[][] tips = new String[rows.length][cols.length];
+        for (int j = 0; j < cols.length; j++) {
+            cols[j] = Histogram.label(lo + j);
+        }
+        for (int i = 0; i < rows.length; i++) {
+            FunctionProfile f = fns.get(i);
+            ProfileBreakdown.FunctionDetail d = detail.get(f.name());
+            rows[i] = f.name();
+            for (int j = 0; j < cols.length; j++) {
+                int k = lo + j;
+                long calls = k < f.histogram().length ? f.histogram()[k] : 0;
+                double t = d != null && k < d.timeBySize().length ? d.timeBySize()[k] : 0;
+                v[i][j] = calls == 0 ? -1 : t;
+                tips[i][j] = f.name() + ", " + Histogram.label(k) + ": " + (calls == 0 ? "no call"
+                        : Units.count(calls) + " calls, " + Units.seconds(t));
+            }
+        }
+        page.body.append("<h3>Time per function and message size</h3>\n<p class=\"note\">Colour on a log scale;"
+                + " white: no call of that size; hover for calls and time.</p>\n");
+        grid(page, "size-time", "time per function and message size", rows, cols, v, tips, "function",
+                "message size (bytes; KiB = 1024 bytes)", Units::seconds);
+    }
+
+    /* ---- end of schema 3 ---- */
 
     /** Every rank (up to {@value #MAX_RANK_ROWS}): host, times, calls. */
     static final int MAX_RANK_ROWS = 1024;
@@ -399,10 +529,18 @@ public final class HtmlReport {
         if (moving.isEmpty()) {
             return;
         }
-        b.append("<h3>Calls per message size, per function</h3>\n");
-        startTable(b, "sizes", "function", "#size from (bytes)", "size", "#calls", "#% of its calls");
+        ProfileBreakdown detail = p.details().breakdown();
+        b.append(detail == null ? "<h3>Calls per message size, per function</h3>\n"
+                : "<h3>Calls and time per message size, per function</h3>\n");
+        if (detail == null) {
+            startTable(b, "sizes", "function", "#size from (bytes)", "size", "#calls", "#% of its calls");
+        } else {
+            startTable(b, "sizes", "function", "#size from (bytes)", "size", "#calls", "#% of its calls", "#time",
+                    "#% of its time");
+        }
         for (FunctionProfile f : moving) {
             long all = total(f.histogram());
+            ProfileBreakdown.FunctionDetail d = detail == null ? null : detail.get(f.name());
             for (int k = 0; k < f.histogram().length; k++) {
                 long c = f.histogram()[k];
                 if (c > 0) {
@@ -412,6 +550,12 @@ public final class HtmlReport {
                     cell(b, Histogram.label(k));
                     cell(b, Units.count(c), c);
                     cell(b, Units.percent(TextReport.percentOf(c, all)), TextReport.percentOf(c, all));
+                    if (detail != null) {
+                        double t = d != null && k < d.timeBySize().length ? d.timeBySize()[k] : 0;
+                        cell(b, Units.seconds(t), t);
+                        cell(b, Units.percent(TextReport.percentOf(t, f.timeSeconds())),
+                                TextReport.percentOf(t, f.timeSeconds()));
+                    }
                     b.append("</tr>\n");
                 }
             }

@@ -19,18 +19,37 @@ final class Readable {
     private static final List<String> UNTIMED = List.of("MPI_Init", "MPI_Init_thread", "MPI_Finalize");
 
     /** Collectives, blocking, non-blocking, persistent, neighbourhood and large-count. */
-    private static final Pattern COLLECTIVE = Pattern.compile("MPI_I?(Bcast|Reduce|Allreduce|Gatherv?|Scatterv?"
+    private static final Pattern COLLECTIVE = Pattern.compile("MPI_(Bcast|Reduce|Allreduce|Gatherv?|Scatterv?"
             + "|Allgatherv?|Alltoall[vw]?|Reduce_scatter(_block)?|Reduce_local|Scan|Exscan|Barrier"
             + "|Neighbor_(allgatherv?|alltoall[vw]?))(_init)?(_c)?");
 
-    /** The note next to collectives' bytes. */
+    /** The note next to collectives' bytes (a profile without the buffer bytes). */
     static final String COLLECTIVE_NOTE = "* collective: bytes counted as the pairwise messages the call implies"
             + " (a 1 KiB MPI_Allreduce on 4 ranks: 3 KiB sent by each rank); the per-call buffer bytes mpiP"
-            + " reports are not recorded";
+            + " reports are not in this profile (written before jpmpi-profile-3)";
+    /** The note next to collectives' bytes when the profile has their buffer bytes. */
+    static final String COLLECTIVE_NOTE_3 = "* collective: bytes counted as the pairwise messages the call implies"
+            + " (a 1 KiB MPI_Allreduce on 4 ranks: 3 KiB sent by each rank); the per-call buffer bytes mpiP"
+            + " reports (1 KiB a call there) are in \"Collectives: buffer bytes\" below";
 
-    /** Whether the bytes of {@code name} are a collective's pairwise messages. */
+    /** The note for {@code p}'s collectives' bytes. */
+    static String collectiveNote(Profile p) {
+        ProfileBreakdown b = p.details().breakdown();
+        return b != null && b.functions().stream().anyMatch(ProfileBreakdown.FunctionDetail::collective)
+                ? COLLECTIVE_NOTE_3 : COLLECTIVE_NOTE;
+    }
+
+    /** "1-1", "2-3", "4-7", ...: the communicator sizes of bucket k; the last "2^20+" (1048576+). */
+    static String commLabel(int k) {
+        long lo = 1L << k;
+        return k == ProfileBreakdown.COMM_BUCKETS - 1 ? lo + "+" : lo == 1 ? "1" : lo + "-" + (2 * lo - 1);
+    }
+
+    /** Whether the bytes of {@code name} are a collective's pairwise messages (MPI_Iallreduce as MPI_Allreduce). */
     static boolean collective(String name) {
-        return COLLECTIVE.matcher(name).matches();
+        String blocking = name.length() > 5 && name.startsWith("MPI_I") && Character.isLowerCase(name.charAt(5))
+                ? "MPI_" + Character.toUpperCase(name.charAt(5)) + name.substring(6) : name;
+        return COLLECTIVE.matcher(blocking).matches();
     }
 
     /** A function that was counted but not timed (MPI_Init, MPI_Finalize): no row of 0 s. */
@@ -139,6 +158,25 @@ final class Readable {
         return String.format(Locale.ROOT, "%s ns per call x %s calls = %s, %s%% of application time",
                 Units.significant3(o.perCallNs()), Units.count(o.calls()), Units.seconds(o.totalSeconds()),
                 TextReport.small(TextReport.percentOf(o.totalSeconds(), p.summary().appSeconds().sum())))
-                + "; jpmpi's own start (in MPI_Init) and finalize (the dumps to rank 0) are not recorded";
+                + "; " + ends(p);
+    }
+
+    /** jpmpi's own start (in MPI_Init) and finalize (in MPI_Finalize), or that the profile does not have them. */
+    static String ends(Profile p) {
+        ProfileBreakdown b = p.details().breakdown();
+        if (b == null || b.cost() == null) {
+            return "jpmpi's own start (in MPI_Init) and finalize (the dumps to rank 0) are not in this profile";
+        }
+        ProfileBreakdown.Cost c = b.cost();
+        String fin = c.rank0FinalizeSeconds() > 0
+                ? "rank 0 " + Units.seconds(c.rank0FinalizeSeconds()) + " (it writes every rank's figures), the others"
+                + " up to their snapshot max " + Units.seconds(c.finalizeSeconds().max()) + " (rank "
+                + c.finalizeSeconds().maxRank() + ")"
+                : "max " + Units.seconds(c.finalizeSeconds().max()) + " (rank " + c.finalizeSeconds().maxRank()
+                + "), avg " + Units.seconds(c.finalizeSeconds().avg()) + " (up to each rank's snapshot)";
+        return "jpmpi's own start in MPI_Init (after the library's): max " + Units.seconds(c.startSeconds().max())
+                + " (rank " + c.startSeconds().maxRank() + "), avg " + Units.seconds(c.startSeconds().avg())
+                + "; its finalize in MPI_Finalize: " + fin
+                + "; the dispatcher's own load before MPI_Init is not measured";
     }
 }

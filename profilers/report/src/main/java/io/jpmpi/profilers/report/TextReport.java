@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.PriorityQueue;
 import java.util.function.DoubleFunction;
+import java.util.stream.LongStream;
 
 /**
  * report.txt: the first screen people read. A boxed banner (the job, application and MPI time per
@@ -49,6 +50,7 @@ public final class TextReport {
         b.append('\n');
         histogram(b, p);
         sizesPerFunction(b, p, top);
+        collectives(b, p, top);
         b.append('\n');
         pairs(b, p);
         perHost(b, p);
@@ -209,7 +211,7 @@ public final class TextReport {
             b.append("... ").append(all.size() - top.size()).append(" more in report.html and profile.json\n");
         }
         if (top.stream().anyMatch(f -> Readable.collective(f.name()) && (f.bytesSent() != 0 || f.bytesRecv() != 0))) {
-            wrap(b, Readable.COLLECTIVE_NOTE);
+            wrap(b, Readable.collectiveNote(p));
         }
         String resolution = Readable.resolutionNote(p);
         if (resolution != null && top.stream().anyMatch(f -> Readable.minCall(p, f.minCallSeconds()).startsWith("<="))) {
@@ -284,29 +286,94 @@ public final class TextReport {
         if (moving.isEmpty()) {
             return;
         }
-        b.append("\nCalls per message size, per function (functions of the tables above that move bytes)\n");
-        String format = "%-" + NAME + "s%-14s%12s%8s\n";
-        b.append(String.format(Locale.ROOT, format, "function", "size", "calls", "%"));
+        ProfileBreakdown detail = p.details().breakdown();
+        b.append(detail == null ? "\nCalls per message size, per function (functions of the tables above that move bytes)\n"
+                : "\nCalls and time per message size, per function (functions of the tables above that move bytes)\n");
+        String format = "%-" + NAME + "s%-14s%12s%8s%10s%8s\n";
+        b.append(String.format(Locale.ROOT, format, "function", "size", "calls", "%", detail == null ? "" : "time",
+                detail == null ? "" : "%").stripTrailing()).append('\n');
         for (FunctionProfile f : moving) {
-            long total = 0;
-            for (long c : f.histogram()) {
-                total += c;
-            }
-            boolean first = true;
-            for (int k = 0; k < f.histogram().length; k++) {
-                long c = f.histogram()[k];
-                if (c == 0) {
-                    continue;
+            ProfileBreakdown.FunctionDetail d = detail == null ? null : detail.get(f.name());
+            long total = LongStream.of(f.histogram()).sum();
+            buckets(b, f.name(), f.histogram(), (k, c) -> {
+                String time = "";
+                String share = "";
+                if (d != null) {
+                    double t = k < d.timeBySize().length ? d.timeBySize()[k] : 0;
+                    time = Units.seconds(t);
+                    share = Units.percent(percentOf(t, f.timeSeconds()));
                 }
-                if (first) {
-                    name(b, f.name());
-                    first = false;
-                } else {
-                    b.append(" ".repeat(NAME));
-                }
-                b.append(String.format(Locale.ROOT, "%-14s%12s%8s\n", Histogram.label(k), Units.count(c),
-                        Units.percent(percentOf(c, total))));
+                b.append(String.format(Locale.ROOT, "%-14s%12s%8s%10s%8s", Histogram.label(k), Units.count(c),
+                        Units.percent(percentOf(c, total)), time, share).stripTrailing()).append('\n');
+            });
+        }
+    }
+
+    /** A row per non-empty bucket of {@code counts}: the function's name before the first, blanks before the others. */
+    private static void buckets(StringBuilder b, String fn, long[] counts, java.util.function.ObjLongConsumer<Integer> row) {
+        boolean first = true;
+        for (int k = 0; k < counts.length; k++) {
+            if (counts[k] == 0) {
+                continue;
             }
+            if (first) {
+                name(b, fn);
+                first = false;
+            } else {
+                b.append(" ".repeat(NAME));
+            }
+            row.accept(k, counts[k]);
+        }
+    }
+
+    /**
+     * Schema 3: the collectives of the tables above with their per-call buffer bytes (mpiP's message
+     * size) beside the pairwise bytes, then their calls and time by communicator size.
+     */
+    private static void collectives(StringBuilder b, Profile p, List<FunctionProfile> top) {
+        ProfileBreakdown detail = p.details().breakdown();
+        if (detail == null) {
+            return;
+        }
+        List<FunctionProfile> colls = new ArrayList<>();
+        for (FunctionProfile f : top) {
+            ProfileBreakdown.FunctionDetail d = detail.get(f.name());
+            if (d != null && d.collective()) {
+                colls.add(f);
+            }
+        }
+        if (colls.isEmpty()) {
+            return;
+        }
+        b.append("\nCollectives: buffer bytes (mpiP's message size: the count x type each rank gives a call) beside the\n"
+                + "pairwise bytes of the tables above\n");
+        String format = "%-" + NAME + "s%9s%11s%11s%11s%11s\n";
+        b.append(String.format(Locale.ROOT, format, "function", "calls", "buffer", "avg/call", "pairwise", "pairwise"));
+        b.append(String.format(Locale.ROOT, format, "", "", "bytes", "buffer", "sent", "recv"));
+        for (FunctionProfile f : colls) {
+            ProfileBreakdown.FunctionDetail d = detail.get(f.name());
+            long counted = 0;
+            for (long c : d.callsByComm()) {
+                counted += c;
+            }
+            name(b, f.name());
+            b.append(String.format(Locale.ROOT, "%9s%11s%11s%11s%11s\n", Units.count(f.calls()),
+                    Units.bytes(d.bufferBytes()), counted == 0 ? "-" : Units.bytes(Math.round((double) d.bufferBytes()
+                    / counted)), Readable.bytes(f, f.bytesSent()), Readable.bytes(f, f.bytesRecv())));
+        }
+        b.append("\nCollectives by communicator size (processes in the communicator; the remote group's for an\n"
+                + "inter-communicator)\n");
+        String f2 = "%-" + NAME + "s%-16s%10s%8s%10s%8s\n";
+        b.append(String.format(Locale.ROOT, f2, "function", "processes", "calls", "%", "time", "%"));
+        for (FunctionProfile f : colls) {
+            ProfileBreakdown.FunctionDetail d = detail.get(f.name());
+            long total = LongStream.of(d.callsByComm()).sum();
+            buckets(b, f.name(), d.callsByComm(), (k, c) -> {
+                double t = k < d.timeByComm().length ? d.timeByComm()[k] : 0;
+                b.append(String.format(Locale.ROOT, "%-16s%10s%8s%10s%8s\n", Readable.commLabel(k), Units.count(c),
+                        Units.percent(percentOf(c, total)), Units.seconds(t),
+                        Units.percent(percentOf(t, f.timeSeconds()))));
+            });
         }
     }
 

@@ -222,6 +222,34 @@ class HtmlReportChromiumIT {
         return rows;
     }
 
+    /**
+     * Schema 3's parts in the browser: the collectives' buffer bytes table sorts by buffer bytes
+     * (ascending: the Bcast's 4 KiB before the Allreduce's 6.3 KiB, against the page's order by time),
+     * the communicator-size table is there, and the function x message-size heat map is laid out with
+     * the other plots.
+     */
+    @Test
+    void theBreakdownTablesSortAndTheSizeMapIsDrawn(@TempDir Path work) throws Exception {
+        Profile p = Fixtures.withBreakdown(Fixtures.fourRanks());
+        Reports.writeReports(p, work);
+        String dom = chromium(work, work.resolve("report.html").toUri() + "#sort=collectives:2:asc", "--dump-dom");
+        String table = dom.substring(dom.indexOf("id=\"collectives\""), dom.indexOf("</table>",
+                dom.indexOf("id=\"collectives\"")));
+        List<String> shown = new ArrayList<>();
+        Matcher row = Pattern.compile("<tr><td>([^<]+)</td>").matcher(table);
+        while (row.find()) {
+            shown.add(row.group(1));
+        }
+        assertEquals(List.of("MPI_Bcast", "MPI_Allreduce"), shown, table);
+        assertTrue(table.contains("aria-sort=\"ascending\">buffer bytes</th>"), table);
+        assertTrue(dom.contains("id=\"comm-sizes\""), "no communicator-size table");
+        assertTrue(dom.contains("id=\"size-time\""), "no function x message size heat map");
+        Matcher body = Pattern.compile("<body[^>]*>").matcher(dom);
+        assertTrue(body.find());
+        assertEquals(attribute(body.group(), "data-plots-expected"), attribute(body.group(), "data-plots-rendered"),
+                body.group());
+    }
+
     private static boolean near(int r, int g, int b, int r0, int g0, int b0) {
         return Math.abs(r - r0) < 12 && Math.abs(g - g0) < 12 && Math.abs(b - b0) < 12;
     }

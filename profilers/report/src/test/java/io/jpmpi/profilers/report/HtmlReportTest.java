@@ -188,6 +188,43 @@ class HtmlReportTest {
         assertFalse(HtmlReport.render(p.withDetails(ProfileDetails.NONE)).contains("id=\"rank-functions\""));
     }
 
+    /**
+     * Schema 3: the collectives' buffer bytes and communicator sizes as sortable tables, time per
+     * message size in the sizes table and as a function x size heat map, jpmpi's own start and finalize
+     * in the overhead fact.
+     */
+    @Test
+    void theBreakdownOfSchemaThree() {
+        Profile p = Fixtures.withBreakdown(Fixtures.fourRanks());
+        String html = HtmlReport.render(p);
+        FunctionProfile allreduce = Fixtures.function(p, "MPI_Allreduce");
+        String colls = html.substring(html.indexOf("<table class=\"sortable\" id=\"collectives\">"));
+        colls = colls.substring(0, colls.indexOf("</table>"));
+        assertTrue(colls.contains("<tr><td>MPI_Allreduce</td><td class=\"n\" data-v=\"" + (double) allreduce.calls()
+                + "\">" + allreduce.calls() + "</td><td class=\"n\" data-v=\"" + 8.0 * allreduce.calls() + "\">"
+                + Units.bytes(8 * allreduce.calls()) + "</td><td class=\"n\" data-v=\"8.0\">8</td>"), colls);
+        assertEquals(2, count(colls, "<tr><td>"), "only the collectives with a breakdown: " + colls);
+        String comm = html.substring(html.indexOf("<table class=\"sortable\" id=\"comm-sizes\">"));
+        comm = comm.substring(0, comm.indexOf("</table>"));
+        assertTrue(comm.contains("<tr><td>MPI_Allreduce</td><td class=\"n\" data-v=\"4.0\">4</td><td>4-7</td>"), comm);
+        String sizes = html.substring(html.indexOf("<table class=\"sortable\" id=\"sizes\">"));
+        assertTrue(sizes.startsWith("<table class=\"sortable\" id=\"sizes\">\n<thead><tr><th>function</th>"
+                + "<th class=\"n\">size from (bytes)</th><th>size</th><th class=\"n\">calls</th><th class=\"n\">% of its"
+                + " calls</th><th class=\"n\">time</th><th class=\"n\">% of its time</th></tr>"), sizes);
+        String map = html.substring(html.indexOf("id=\"size-time\""), html.indexOf("</svg>", html.indexOf("id=\"size-time\"")));
+        FunctionProfile isend = Fixtures.function(p, "MPI_Isend");
+        assertTrue(map.contains("<title>MPI_Isend, 64KiB-128KiB: 1600 calls, " + Units.seconds(isend.timeSeconds() / 2)
+                + "</title>"), map);
+        assertTrue(map.contains(">message size (bytes; KiB = 1024 bytes)</text>") && map.contains(">function</text>"), map);
+        assertTrue(html.contains("jpmpi&#39;s own start in MPI_Init") || html.contains("jpmpi's own start in MPI_Init"),
+                "the overhead fact");
+        assertEquals(count(html, "<svg class=\"plot\""), expected(html));
+        // without a breakdown none of it
+        String old = HtmlReport.render(Fixtures.fourRanks());
+        assertFalse(old.contains("id=\"collectives\"") || old.contains("id=\"comm-sizes\"")
+                || old.contains("id=\"size-time\""), "schema 2 profile");
+    }
+
     /** Several hosts: the matrix folded to host x host too, with the bytes within and between hosts. */
     @Test
     void severalHostsFoldTheMatrix() {

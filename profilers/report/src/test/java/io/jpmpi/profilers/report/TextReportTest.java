@@ -107,7 +107,7 @@ class TextReportTest {
                 Units.percent(TextReport.mpiShare(p)) + "%", "of", "application", "time"), words(line(r, "total")));
         assertTrue(line(r, "overhead").contains("14.2 ns per call x 4816 calls = 68.4 us, 0.000137% of application"
                 + " time; jpmpi's own"), r);
-        assertTrue(r.contains("|             start (in MPI_Init) and finalize (the dumps to rank 0) are not recorded"), r);
+        assertTrue(r.contains("|             start (in MPI_Init) and finalize (the dumps to rank 0) are not in this profile"), r);
     }
 
     private static String num(String seconds) {
@@ -229,6 +229,48 @@ class TextReportTest {
         assertEquals(List.of("MPI_Isend", "64KiB-128KiB", "1600", "100.0"), words(line(r, "MPI_Isend", 3)));
         assertTrue(lines(r).stream().noneMatch(l -> l.startsWith("MPI_Waitall") && l.contains("0 ")
                 && words(l).size() == 4), r);
+    }
+
+    /**
+     * Schema 3: jpmpi's own start and finalize in the overhead line, the collectives' buffer bytes
+     * beside their pairwise bytes (and the note saying where), calls and time by communicator size,
+     * time per message size.
+     */
+    @Test
+    void theBreakdownOfSchemaThree() {
+        Profile p = Fixtures.withBreakdown(Fixtures.fourRanks());
+        String r = TextReport.render(p);
+        String box = String.join(" ", lines(r).stream().filter(l -> l.startsWith("|"))
+                .map(l -> l.substring(1, l.length() - 1).trim()).toList());
+        assertTrue(box.contains("jpmpi's own start in MPI_Init (after the library's): max 1.50 ms (rank 2), avg"
+                + " 1.28 ms; its finalize in MPI_Finalize: rank 0 2.10 ms (it writes every rank's figures), the others"
+                + " up to their snapshot max 300 us (rank 0); the dispatcher's own load before MPI_Init is not"
+                + " measured"), box);
+        assertTrue(r.replace("\n  ", " ").contains("the per-call buffer bytes mpiP reports (1 KiB a call there) are"
+                + " in \"Collectives: buffer bytes\" below"), r);
+        FunctionProfile allreduce = Fixtures.function(p, "MPI_Allreduce");
+        assertEquals(List.of("MPI_Allreduce", Units.count(allreduce.calls()), Units.bytes(8 * allreduce.calls()), "8",
+                Units.bytes(allreduce.bytesSent()) + "*", Units.bytes(allreduce.bytesRecv()) + "*"),
+                words(line(r, "MPI_Allreduce", 4)));
+        assertEquals(List.of("MPI_Allreduce", "4-7", Units.count(allreduce.calls()), "100.0",
+                num(Units.seconds(0.75 * allreduce.timeSeconds())), Units.seconds(0.75 * allreduce.timeSeconds())
+                .split(" ")[1], "75.0"), words(line(r, "MPI_Allreduce", 5)));
+        FunctionProfile isend = Fixtures.function(p, "MPI_Isend");
+        assertEquals(List.of("MPI_Isend", "64KiB-128KiB", "1600", "100.0", num(Units.seconds(isend.timeSeconds() / 2)),
+                Units.seconds(isend.timeSeconds() / 2).split(" ")[1], "50.0"), words(line(r, "MPI_Isend", 3)));
+        fitsAndIsDeterministic(p);
+        // the non-blocking collectives' bytes are pairwise too, and marked so
+        for (String c : List.of("MPI_Iallreduce", "MPI_Ibcast", "MPI_Iscatterv", "MPI_Ineighbor_alltoallw",
+                "MPI_Ibarrier", "MPI_Allreduce_init", "MPI_Ialltoall_c")) {
+            assertTrue(Readable.collective(c), c);
+        }
+        for (String c : List.of("MPI_Irecv", "MPI_Isend", "MPI_Init", "MPI_Iprobe", "MPI_Improbe", "MPI_Info_get")) {
+            assertFalse(Readable.collective(c), c);
+        }
+        // a profile without it says what it lacks
+        String old = TextReport.render(Fixtures.fourRanks());
+        assertFalse(old.contains("Collectives: buffer bytes"), old);
+        assertTrue(old.replace("\n  ", " ").contains("are not in this profile (written before jpmpi-profile-3)"), old);
     }
 
     @Test
