@@ -47,7 +47,7 @@ final class LauncherTraining {
         }
         for (List<String> step : steps) {
             try {
-                JpmpiCommand.execute(ctx, step.toArray(String[]::new));
+                Main.execute(ctx, step.toArray(String[]::new));
             } catch (RuntimeException e) {
                 // a step that cannot run here: its classes are left out, the others are not
             }
