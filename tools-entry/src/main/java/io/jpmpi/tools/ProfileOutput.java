@@ -58,6 +58,34 @@ final class ProfileOutput {
         return new ProfileDetails.Run(ProfileDetails.FROM_LAUNCHER, command, tools, dir.toString(), (System.nanoTime() - startedNanos) / 1e9, in);
     }
 
+    /**
+     * profile.json and both reports, as {@link ProfileWriter#writeAll}, with profile.json written on a
+     * thread of its own meanwhile: this is the time between the job's end and jpmpi's.
+     */
+    private static void writeAll(Profile p, Path dir) throws IOException {
+        IOException[] failed = new IOException[1];
+        Thread json = new Thread(() -> {
+            try {
+                ProfileWriter.writeProfile(p, dir);
+            } catch (IOException e) {
+                failed[0] = e;
+            }
+        }, "jpmpi-profile-json");
+        json.start();
+        try {
+            ProfileWriter.writeReports(p, dir, true);
+        } finally {
+            try {
+                json.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
     private static void finishOne(Context ctx, Path dir, String what, ProfileDetails.Run run) {
         Path json = ProfileWriter.profileFile(dir);
         try {
@@ -66,7 +94,7 @@ final class ProfileOutput {
                 // the header's command line and settings, which only the launcher knows
                 Profile p = merged.withDetails(new ProfileDetails(run, merged.details().timerSeconds(),
                         merged.details().rankFunctions()));
-                ProfileWriter.writeAll(p, dir);
+                writeAll(p, dir);
                 if (p.partial()) {
                     ctx.note(what + ": not every rank reached MPI_Finalize: a partial profile was merged from the"
                             + " ranks' dumps (ranks/rank-R.bin, kept)");
