@@ -63,12 +63,12 @@ final class ProfileOutput {
      * thread of its own meanwhile: this is the time between the job's end and jpmpi's.
      */
     private static void writeAll(Profile p, Path dir) throws IOException {
-        IOException[] failed = new IOException[1];
+        Exception[] failed = new Exception[1];
         Thread json = new Thread(() -> {
             try {
                 ProfileWriter.writeProfile(p, dir);
-            } catch (IOException e) {
-                failed[0] = e;
+            } catch (IOException | RuntimeException e) {
+                failed[0] = e; // said by the caller, as if written here
             }
         }, "jpmpi-profile-json");
         json.start();
@@ -81,8 +81,10 @@ final class ProfileOutput {
                 Thread.currentThread().interrupt();
             }
         }
-        if (failed[0] != null) {
-            throw failed[0];
+        if (failed[0] instanceof IOException e) {
+            throw e;
+        } else if (failed[0] instanceof RuntimeException e) {
+            throw e;
         }
     }
 
