@@ -81,8 +81,14 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
         return paths;
     }
 
-    /** Inspects {@code path}. */
+    /** Inspects {@code path} (or takes what {@link Ahead} found while the command line was read). */
     public static Application inspect(Path path) throws JpmpiException {
+        Optional<Application> ahead = Ahead.take(path);
+        return ahead.isPresent() ? ahead.get() : inspectNow(path);
+    }
+
+    /** Inspects {@code path} now. */
+    static Application inspectNow(Path path) throws JpmpiException {
         byte[] magic = new byte[4];
         try (InputStream in = Files.newInputStream(path)) {
             if (in.readNBytes(magic, 0, 4) < 4 || !Arrays.equals(magic, new byte[] {0x7f, 'E', 'L', 'F'})) {

@@ -13,20 +13,32 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 import picocli.CommandLine;
 
-/** {@code jpmpi}: the top command; every subcommand is a class of its own. */
-@Command(name = "jpmpi", mixinStandardHelpOptions = true, versionProvider = JpmpiCommand.Version.class,
-        description = "Stack C PMPI tools and Java interceptors in an unmodified MPI program.")
+/**
+ * {@code jpmpi}: the top command; every subcommand is a class of its own. The commands every job goes
+ * through (this one, run and report: {@link Modelled}) make their picocli model with its programmatic
+ * API; the others, which only their own command line builds, with annotations.
+ */
 public final class JpmpiCommand implements Callable<Integer> {
     /**
+     * A command whose model is made with picocli's programmatic API rather than read from annotations,
+     * which makes the JVM generate a proxy class per annotation type on every start (the larger part of
+     * the model's time: benchmarks/README.md, "launcher/"). Such a class has a constructor taking the
+     * {@link Context}, like the annotated ones.
+     */
+    interface Modelled {
+        /** The command's model, bound to this object (its {@code call} reads the values from it). */
+        CommandSpec spec();
+    }
+
+    /**
      * The subcommands by name, in the order help lists them (each name is its class's
-     * {@code @Command} name: JpmpiCommandTest compares them).
+     * {@code @Command} name, or its model's: CommandLineTest compares them).
      */
     static final Map<String, Class<?>> SUBCOMMANDS = subcommands(RunCommand.class, "run", DoctorCommand.class, "doctor",
             FunctionsCommand.class, "functions", DemoCommand.class, "demo", ConfigCommand.class, "config",
@@ -34,13 +46,52 @@ public final class JpmpiCommand implements Callable<Integer> {
             InstallCommand.class, "install", AotCommand.class, "aot", NewToolCommand.class, "new-tool",
             CommandLine.HelpCommand.class, "help");
 
-    @Spec
-    CommandSpec spec;
-
     private final Context ctx;
+    private final CommandSpec spec;
 
     public JpmpiCommand(Context ctx) {
         this.ctx = ctx;
+        this.spec = model(this, "jpmpi", "Stack C PMPI tools and Java interceptors in an unmodified MPI program.")
+                .versionProvider(new Version(ctx));
+    }
+
+    /**
+     * The start of a {@link Modelled} command's model: bound to {@code command} (not inspected for
+     * annotations), its name, the standard help options, its description.
+     */
+    static CommandSpec model(Object command, String name, String... description) {
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name(name);
+        standardHelpOptions(spec);
+        spec.usageMessage().description(description);
+        return spec;
+    }
+
+    /**
+     * -h/--help and -V/--version as picocli's {@code mixinStandardHelpOptions} makes them, which it makes
+     * from the annotations of a class of its own.
+     */
+    static void standardHelpOptions(CommandSpec spec) {
+        spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).type(boolean.class)
+                .description("Show this help message and exit.").build());
+        spec.addOption(OptionSpec.builder("-V", "--version").versionHelp(true).type(boolean.class)
+                .description("Print version information and exit.").build());
+    }
+
+    /** Whether the boolean option {@code name} of {@code spec} was given. */
+    static boolean isSet(CommandSpec spec, String name) {
+        return Boolean.TRUE.equals(spec.findOption(name).getValue());
+    }
+
+    /** What {@code cl.addSubcommand} takes for {@code cls}: its model, or the annotated class. */
+    private static Object subcommand(Class<?> cls, Context ctx) {
+        if (!Modelled.class.isAssignableFrom(cls)) {
+            return cls;
+        }
+        try {
+            return ((Modelled) cls.getDeclaredConstructor(Context.class).newInstance(ctx)).spec();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(cls + " has no public constructor taking a Context", e);
+        }
     }
 
     @Override
@@ -51,8 +102,14 @@ public final class JpmpiCommand implements Callable<Integer> {
 
     /** Runs {@code args}; returns the exit status. Output goes where {@code ctx} says. */
     public static int execute(Context ctx, String... args) {
-        CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : "");
-        return cl.execute(args);
+        // jpmpi run's programs are inspected while picocli makes its model (Ahead)
+        Ahead.start(args, ctx.env());
+        try {
+            CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : "");
+            return cl.execute(args);
+        } finally {
+            Ahead.clear();
+        }
     }
 
     private static Map<String, Class<?>> subcommands(Object... classAndName) {
@@ -86,21 +143,22 @@ public final class JpmpiCommand implements Callable<Integer> {
                 }
             }
         };
-        CommandLine cl = new CommandLine(new JpmpiCommand(ctx), factory);
+        CommandLine cl = new CommandLine(new JpmpiCommand(ctx).spec, factory);
         boolean one = SUBCOMMANDS.containsKey(first) && !first.equals("help");
         SUBCOMMANDS.forEach((name, cls) -> {
             if (!one || name.equals(first)) {
-                cl.addSubcommand(name, cls);
+                cl.addSubcommand(name, subcommand(cls, ctx));
             }
         });
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
-        cl.getCommandSpec().usageMessage().footer(footer());
         // The environment and exit-status tables once, in jpmpi --help; each subcommand points there.
+        // Both tables are made when a help shows them, not on every command.
+        footerWhenShown(cl, JpmpiCommand::footer);
         cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().usageMessage().footer(SUB_FOOTER));
         CommandLine run = cl.getSubcommands().get("run");
         if (run != null) {
-            run.getCommandSpec().usageMessage().footer(builtinTools() + SUB_FOOTER);
+            footerWhenShown(run, () -> builtinTools() + SUB_FOOTER);
             // Whatever run does not know before `--` comes to it as a word, so that it can tell a missing
             // `--` (mpirun's own options) from a mistyped option of its own.
             run.setUnmatchedOptionsArePositionalParams(true);
@@ -115,6 +173,14 @@ public final class JpmpiCommand implements Callable<Integer> {
             return ExitCode.INTERNAL.code;
         });
         return cl;
+    }
+
+    /** {@code cl}'s help footer, made by {@code footer} when the help is shown. */
+    private static void footerWhenShown(CommandLine cl, java.util.function.Supplier<String> footer) {
+        cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> {
+            help.commandSpec().usageMessage().footer(footer.get());
+            return help.footer();
+        });
     }
 
     private static int badCommandLine(ParameterException ex, String[] args) {

@@ -13,8 +13,9 @@ import java.util.List;
  * {@code jpmpi run --tools profile -- mpirun -np 2 ./app} does, done for real in this one JVM so that
  * the classes it loads and links are in the cache: the version line, then per MPI this installation
  * was built for whose launcher is installed, a 2-rank job of the smallest MPI program
- * (libexec/jpmpi/&lt;mpi&gt;/jpmpi-mpit-probe) with the profile tool (its checks, the launch, the
- * ranks' dumps merged into profile.json, both reports rendered), {@code jpmpi report} of that
+ * (libexec/jpmpi/&lt;mpi&gt;/jpmpi-mpit-probe; with {@code exchange} it sends messages of several sizes
+ * and makes a few collective calls, as a job's profile usually has) with the profile tool (its checks,
+ * the launch, the ranks' dumps merged into profile.json, both reports rendered), {@code jpmpi report} of that
  * directory, and a dry run with the accounting tool. Nothing is printed; a step that fails (no MPI
  * on the build machine) only leaves its classes out of the cache.
  */
@@ -36,7 +37,7 @@ final class LauncherTraining {
             Path out = dir.resolve(impl.id());
             List<String> job = new ArrayList<>(List.of(impl.mpirun()));
             job.addAll(impl.ranksArgs(2));
-            job.add(probe.toString());
+            job.addAll(List.of(probe.toString(), "exchange")); // messages, collectives: a job's usual profile
             List<String> run = new ArrayList<>(List.of("run", "--tools", "profile", "--output", out.toString(), "--"));
             run.addAll(job);
             steps.add(run);
@@ -47,7 +48,7 @@ final class LauncherTraining {
         }
         for (List<String> step : steps) {
             try {
-                JpmpiCommand.execute(ctx, step.toArray(String[]::new));
+                Main.execute(ctx, step.toArray(String[]::new));
             } catch (RuntimeException e) {
                 // a step that cannot run here: its classes are left out, the others are not
             }

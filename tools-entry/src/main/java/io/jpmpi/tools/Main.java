@@ -6,6 +6,14 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(JpmpiCommand.execute(Context.ofProcess(), args));
+        System.exit(execute(Context.ofProcess(), args));
+    }
+
+    /**
+     * Runs {@code args}; returns the exit status. The launcher's AOT training comes in here too
+     * ({@link LauncherTraining}), so that this class is in the cache with the rest.
+     */
+    static int execute(Context ctx, String... args) {
+        return JpmpiCommand.execute(ctx, args);
     }
 }

@@ -60,6 +60,36 @@ final class ProfileOutput {
         return new ProfileDetails.Run(ProfileDetails.FROM_LAUNCHER, command, tools, dir.toString(), (System.nanoTime() - startedNanos) / 1e9, in);
     }
 
+    /**
+     * profile.json and both reports, as {@link ProfileWriter#writeAll}, with profile.json written on a
+     * thread of its own meanwhile: this is the time between the job's end and jpmpi's.
+     */
+    private static void writeAll(Profile p, Path dir) throws IOException {
+        Exception[] failed = new Exception[1];
+        Thread json = new Thread(() -> {
+            try {
+                ProfileWriter.writeProfile(p, dir);
+            } catch (IOException | RuntimeException e) {
+                failed[0] = e; // said by the caller, as if written here
+            }
+        }, "jpmpi-profile-json");
+        json.start();
+        try {
+            ProfileWriter.writeReports(p, dir, true);
+        } finally {
+            try {
+                json.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failed[0] instanceof IOException e) {
+            throw e;
+        } else if (failed[0] instanceof RuntimeException e) {
+            throw e;
+        }
+    }
+
     private static void finishOne(Context ctx, Path dir, String what, ProfileDetails.Run run) {
         Path json = ProfileWriter.profileFile(dir);
         try {
@@ -67,7 +97,7 @@ final class ProfileOutput {
                 Profile merged = ProfileWriter.mergeDumps(dir);
                 // the header's command line and settings, which only the launcher knows
                 Profile p = merged.withDetails(merged.details().withRun(run));
-                ProfileWriter.writeAll(p, dir);
+                writeAll(p, dir);
                 if (p.partial()) {
                     ctx.note(what + ": not every rank reached MPI_Finalize: a partial profile was merged from the"
                             + " ranks' dumps (ranks/rank-R.bin, kept)");

@@ -11,34 +11,41 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
-/** {@code jpmpi report DIR}: the reports of a profile directory, from its profile.json or its ranks' dumps. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Write report.txt and report.html of the profile in DIR (the output directory of a job run"
-                + " with the profile tool) and print report.txt.",
-                "Without DIR/profile.json, the ranks' dumps DIR/ranks/rank-R.bin (left by a job that ended before"
-                + " MPI_Finalize) are merged into a partial profile.json first."})
-public final class ReportCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "The profile's directory.")
-    Path dir;
-
-    @Option(names = "--no-html", description = "Write report.txt only.")
-    boolean noHtml;
-
-    @Option(names = {"-q", "--quiet"}, description = "Do not print report.txt.")
-    boolean quiet;
-
+/**
+ * {@code jpmpi report DIR}: the reports of a profile directory, from its profile.json or its ranks'
+ * dumps. Its model is made with picocli's programmatic API, as run's ({@link RunCommand}).
+ */
+public final class ReportCommand implements Callable<Integer>, JpmpiCommand.Modelled {
     private final Context ctx;
+    private final CommandSpec spec;
 
     public ReportCommand(Context ctx) {
         this.ctx = ctx;
+        this.spec = JpmpiCommand.model(this, "report", "Write report.txt and report.html of the profile in DIR (the"
+                        + " output directory of a job run with the profile tool) and print report.txt.",
+                "Without DIR/profile.json, the ranks' dumps DIR/ranks/rank-R.bin (left by a job that ended before"
+                        + " MPI_Finalize) are merged into a partial profile.json first.");
+        spec.addPositional(PositionalParamSpec.builder().index("0").arity("1").required(true).paramLabel("DIR")
+                .type(Path.class).description("The profile's directory.").build());
+        spec.addOption(OptionSpec.builder("--no-html").type(boolean.class).description("Write report.txt only.").build());
+        spec.addOption(OptionSpec.builder("-q", "--quiet").type(boolean.class).description("Do not print report.txt.")
+                .build());
+    }
+
+    @Override
+    public CommandSpec spec() {
+        return spec;
     }
 
     @Override
     public Integer call() throws JpmpiException {
+        Path dir = spec.positionalParameters().get(0).getValue();
+        boolean noHtml = JpmpiCommand.isSet(spec, "--no-html");
+        boolean quiet = JpmpiCommand.isSet(spec, "--quiet");
         if (!Files.isDirectory(dir)) {
             throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + dir + ": "
                     + (Files.exists(dir) ? "not a directory" : "no such directory"));

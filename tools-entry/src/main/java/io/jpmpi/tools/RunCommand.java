@@ -12,60 +12,63 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
-/** {@code jpmpi run}: start an MPI job through jpmpi. */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run an MPI job with the listed tools in every rank.",
+/**
+ * {@code jpmpi run}: start an MPI job through jpmpi. Its command-line model is made with picocli's
+ * programmatic API, not from annotations: reading annotations makes the JVM generate a proxy class per
+ * annotation type, the larger part of the model's time on every job (benchmarks/README.md, "launcher/").
+ */
+public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelled {
+    private final Context ctx;
+    private final CommandSpec spec;
+
+    public RunCommand(Context ctx) {
+        this.ctx = ctx;
+        this.spec = JpmpiCommand.model(this, "run", "Run an MPI job with the listed tools in every rank.",
                 "Detects the MPI of the launcher and of the program, picks the matching jpmpi dispatcher and passes"
                         + " LD_PRELOAD (dispatcher, C tools with 'preload'), the entry list,"
                         + " JAVA_HOME, the Java runtime and the output directory to the ranks only, in the launcher's"
                         + " own syntax (Open MPI -x, MPICH -genv, Slurm --export). Returns the launcher's exit"
-                        + " status; SIGTERM and Ctrl-C are passed on to it."},
-        customSynopsis = "jpmpi run [-v] [--dry-run] [--tools LIST] [--output DIR] [--mpi IMPL] [--no-app-check] -- "
-                + "<mpirun|mpiexec|mpiexec.hydra|srun> ARGS...")
-public final class RunCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+                        + " status; SIGTERM and Ctrl-C are passed on to it.");
+        spec.usageMessage().customSynopsis("jpmpi run [-v] [--dry-run] [--tools LIST] [--output DIR] [--mpi IMPL]"
+                + " [--no-app-check] -- <mpirun|mpiexec|mpiexec.hydra|srun> ARGS...");
+        spec.addOption(OptionSpec.builder("-t", "--tools").paramLabel("LIST").type(String.class)
+                .description("Entry list, top level first: built-in tool names, path/lib.so or a bare C tool name,"
+                        + " interceptor .jar files, keywords v, vv, fort, preload. Default: $JPMPI_TOOLS_ENTRY.").build());
+        spec.addOption(OptionSpec.builder("-o", "--output").paramLabel("DIR").type(Path.class)
+                .description("Where the tools write (JPMPI_OUTPUT_DIR).").build());
+        spec.addOption(OptionSpec.builder("--mpi").paramLabel("IMPL").type(String.class)
+                .description("openmpi or mpich, when jpmpi cannot tell (a wrapper script under srun).").build());
+        spec.addOption(OptionSpec.builder("--no-app-check").type(boolean.class)
+                .description("Do not require the program to link an MPI library"
+                        + " (it loads MPI at run time, as python with mpi4py does).").build());
+        spec.addOption(OptionSpec.builder("--dry-run").type(boolean.class)
+                .description("Print the command that would run, and stop (nothing is created).").build());
+        spec.addOption(OptionSpec.builder("-v", "--verbose").type(boolean.class)
+                .description("Say what was detected and the command run; with a"
+                        + " tool list, the ranks print their level table too (keyword v).").build());
+        spec.addPositional(PositionalParamSpec.builder().paramLabel("LAUNCHER").arity("0..*").type(List.class)
+                .auxiliaryTypes(String.class).initialValue(List.of())
+                .description("The launcher command, after --.").build());
+    }
 
-    @Option(names = {"-t", "--tools"}, paramLabel = "LIST",
-            description = "Entry list, top level first: built-in tool names, path/lib.so or a bare C tool name,"
-                    + " interceptor .jar files, keywords v, vv, fort, preload. Default: $JPMPI_TOOLS_ENTRY.")
-    String tools;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Where the tools write (JPMPI_OUTPUT_DIR).")
-    Path output;
-
-    @Option(names = "--mpi", paramLabel = "IMPL", description = "openmpi or mpich, when jpmpi cannot tell"
-            + " (a wrapper script under srun).")
-    String mpi;
-
-    @Option(names = "--no-app-check", description = "Do not require the program to link an MPI library"
-            + " (it loads MPI at run time, as python with mpi4py does).")
-    boolean noAppCheck;
-
-    @Option(names = "--dry-run", description = "Print the command that would run, and stop (nothing is created).")
-    boolean dryRun;
-
-    @Option(names = {"-v", "--verbose"}, description = "Say what was detected and the command run; with a"
-            + " tool list, the ranks print their level table too (keyword v).")
-    boolean verbose;
-
-    @Parameters(paramLabel = "LAUNCHER", arity = "0..*", description = "The launcher command, after --.")
-    List<String> command = List.of();
-
-    private final Context ctx;
-
-    public RunCommand(Context ctx) {
-        this.ctx = ctx;
+    @Override
+    public CommandSpec spec() {
+        return spec;
     }
 
     @Override
     public Integer call() throws JpmpiException {
+        String tools = spec.findOption("--tools").getValue();
+        Path output = spec.findOption("--output").getValue();
+        String mpi = spec.findOption("--mpi").getValue();
+        boolean noAppCheck = JpmpiCommand.isSet(spec, "--no-app-check");
+        boolean dryRun = JpmpiCommand.isSet(spec, "--dry-run");
+        boolean verbose = JpmpiCommand.isSet(spec, "--verbose");
+        List<String> command = spec.positionalParameters().get(0).getValue();
         List<String> launcher = launcherCommand(spec.commandLine().getParseResult().originalArgs(), command);
         String list = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
         List<String> items = List.of(list.split(","));

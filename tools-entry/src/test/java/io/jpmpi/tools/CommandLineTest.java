@@ -41,8 +41,7 @@ class CommandLineTest {
                 new java.io.PrintWriter(java.io.Writer.nullWriter()));
         assertEquals(List.copyOf(JpmpiCommand.SUBCOMMANDS.keySet()),
                 List.copyOf(JpmpiCommand.commandLine(ctx).getSubcommands().keySet()));
-        JpmpiCommand.SUBCOMMANDS.forEach((name, cls) -> assertEquals(name,
-                cls.getAnnotation(picocli.CommandLine.Command.class).name(), cls::getName));
+        JpmpiCommand.SUBCOMMANDS.forEach((name, cls) -> assertEquals(name, commandName(cls, ctx), cls::getName));
         // a command line starting with a subcommand's name builds that one only (the launcher's start);
         // help, an unknown word or an option build them all
         for (String first : JpmpiCommand.SUBCOMMANDS.keySet()) {
@@ -52,6 +51,18 @@ class CommandLineTest {
         for (String first : List.of("", "--help", "rnu", "-V")) {
             assertEquals(JpmpiCommand.SUBCOMMANDS.keySet(), JpmpiCommand.commandLine(ctx, first).getSubcommands().keySet(), first);
         }
+    }
+
+    /** The name a subcommand's class gives itself: its model's (JpmpiCommand.Modelled), else its annotation's. */
+    private static String commandName(Class<?> cls, Context ctx) {
+        if (JpmpiCommand.Modelled.class.isAssignableFrom(cls)) {
+            try {
+                return ((JpmpiCommand.Modelled) cls.getDeclaredConstructor(Context.class).newInstance(ctx)).spec().name();
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return cls.getAnnotation(picocli.CommandLine.Command.class).name();
     }
 
     @Test

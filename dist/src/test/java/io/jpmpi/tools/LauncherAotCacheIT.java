@@ -1,0 +1,73 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.jpmpi.testsupport.MpiRun.Impl;
+import java.io.File;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The launcher's own AOT cache of the development installation holds what a job's launcher runs:
+ * the launcher's JVM started as bin/jpmpi starts it (the installation's jvm.options, the cache, the
+ * class path its info file names, which bin/jpmpi compares with its own) runs a real
+ * {@code jpmpi run --tools profile} of 2 ranks, and the JVM's class-loading log says where each
+ * class came from: picocli's (class files rewritten by the build, tools-entry's UpgradeClassFiles) and
+ * jpmpi's own (io.jpmpi: the launcher, the merge, the reports) from the cache ("shared objects file"),
+ * none read from a jar.
+ */
+class LauncherAotCacheIT {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void picocliAndTheLaunchersClassesComeFromTheCache(Impl impl) throws Exception {
+        int major = Runtime.version().feature();
+        assumeTrue(major >= 25, "an AOT cache needs JDK 25 or later");
+        Path app = Jpmpi.HOME.resolve("share/jpmpi/java/launcher");
+        Path cache = app.resolve("jpmpi-launcher-jdk" + major + ".aot");
+        assertTrue(Files.isRegularFile(cache), () -> cache + " is missing (the dist module's package makes it)");
+        Properties info = new Properties();
+        try (InputStream in = Files.newInputStream(cache.resolveSibling(cache.getFileName() + ".info"))) {
+            info.load(in);
+        }
+        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "launcher-aot-");
+        Path log = dir.resolve("class-load.txt");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + app.resolve("jvm.options"), "-XX:AOTCache=" + cache, "-Xlog:class+load=info:file=" + log,
+                "-Djpmpi.home=" + Jpmpi.HOME, "-cp", info.getProperty("classpath"), "io.jpmpi.tools.Main"));
+        command.addAll(LauncherIT.run(List.of("--tools", "profile", "--output", dir.resolve("profile").toString()), impl,
+                2, "pingpong"));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(dir.resolve("stdout.txt").toFile()).redirectError(dir.resolve("stderr.txt").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().keySet().removeIf(k -> k.startsWith("JPMPI_") || k.equals("LD_PRELOAD") || k.startsWith("OMPI_MCA_"));
+        pb.environment().putAll(Map.of("OMPI_ALLOW_RUN_AS_ROOT", "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"));
+        Process p = pb.start();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the job did not end");
+        String err = Files.readString(dir.resolve("stderr.txt"));
+        String describe = "exit " + p.exitValue() + " (files in " + dir + ")\n--- stderr\n" + err;
+        assertEquals(0, p.exitValue(), describe);
+        assertFalse(err.contains("AOT") || err.contains("CDS"), () -> "the JVM complained about its cache\n" + describe);
+        assertTrue(Files.isRegularFile(dir.resolve("profile/report.html")), describe);
+
+        List<String> loaded = Files.readAllLines(log);
+        List<String> picocli = loaded.stream().filter(l -> l.contains(" picocli.")).toList();
+        assertTrue(picocli.size() > 100, () -> picocli.size() + " of picocli's classes loaded\n" + String.join("\n", picocli));
+        assertEquals(List.of(), picocli.stream().filter(l -> !l.endsWith("source: shared objects file")).toList());
+        // jpmpi's own classes (the launcher's, the merge's and the reports'), but for those the JVM
+        // makes as it runs (lambdas): the training's job sends messages as pingpong does
+        List<String> own = loaded.stream().filter(l -> l.contains(" io.jpmpi.") && !l.contains("$$Lambda")).toList();
+        assertTrue(own.size() > 30, () -> String.join("\n", own));
+        assertEquals(List.of(), own.stream().filter(l -> !l.endsWith("source: shared objects file")).toList());
+    }
+}
