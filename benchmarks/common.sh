@@ -21,10 +21,12 @@ case "$impl" in
             mpiexec.hydra -n "$n" "${args[@]}" "${cmd[@]}"; } ;;
 esac
 
-# build_noop_level TREE DIR: builds benchmarks/java-level's no-op Java level (NoopLevel, every
-# call straight down) against installation TREE's API into DIR and prints the jar's path.
+# build_noop_level TREE DIR [SRC]: builds benchmarks/java-level's no-op Java level (NoopLevel, every
+# call straight down) against installation TREE's API into DIR and prints the jar's path; SRC: the
+# level's source directory matching TREE's API when TREE is older than this one (e.g. from
+# `git archive COMMIT benchmarks/java-level/src`).
 build_noop_level() {
-    local tree=$1 dir=$2 src="$root/benchmarks/java-level/src"
+    local tree=$1 dir=$2 src=${3:-"$root/benchmarks/java-level/src"}
     mkdir -p "$dir/classes"
     "$JAVA_HOME/bin/javac" -Xlint:all -Werror -d "$dir/classes" -cp "$tree/share/jpmpi/java/runtime/jpmpi-layering.jar" \
         "$src/io/jpmpi/benchmarks/NoopLevel.java"

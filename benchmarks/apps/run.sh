@@ -14,7 +14,9 @@
 # dist/target/jpmpi-<version> of another checkout, or a `jpmpi install` prefix) the three jpmpi
 # configurations run again with that tree's bin/jpmpi, in the same rounds ("B:profile", ...), so
 # that before and after are measured side by side. JPMPI_A=DIR measures that tree as A instead of
-# the development installation (which a build during the run would change under it).
+# the development installation (which a build during the run would change under it). A tree B older
+# than the no-op level's API: JPMPI_B_NOOP_SRC=DIR, the level's source for it (`git archive COMMIT
+# benchmarks/java-level/src | tar -x -C DIR --strip-components=3`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -45,7 +47,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/jpmpi-apps.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 declare -A noop
 for t in "${trees[@]}"; do
-    noop[$t]=$(build_noop_level "${jp[$t]%/bin/jpmpi}" "$work/noop-$t")
+    src=""
+    [[ $t == B ]] && src=${JPMPI_B_NOOP_SRC:-}
+    noop[$t]=$(build_noop_level "${jp[$t]%/bin/jpmpi}" "$work/noop-$t" $src)
 done
 export JPMPI_ACCOUNTING_FILE="$work/accounting.jsonl"
 
