@@ -179,8 +179,12 @@ class LauncherIT {
         /** The same with {@code env} added to jpmpi's environment. */
         static Held start(Impl impl, List<String> options, Map<String, String> env) throws Exception {
             Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
-            Process p = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600"))
-                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile()).start();
+            ProcessBuilder pb = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600"))
+                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+            // SIGINT as a terminal gives it: a shell without job control starts its background commands
+            // with SIGINT ignored, which every process below it (this JVM, jpmpi's) would inherit
+            pb.command().addAll(0, List.of("env", "--default-signal=INT"));
+            Process p = pb.start();
             List<String> lines = Collections.synchronizedList(new ArrayList<>());
             Thread reader = new Thread(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
