@@ -603,7 +603,7 @@ public final class HtmlReport {
             return;
         }
         b.append("<h2>Call sites by time</h2>\n");
-        List<CallSites.Site> all = cs.sites();
+        List<CallSites.Site> all = Readable.timedSites(cs);
         if (all.isEmpty()) {
             notes(b, "No call site was recorded.", cs.note());
             return;

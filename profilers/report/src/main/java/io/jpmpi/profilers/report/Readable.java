@@ -57,6 +57,16 @@ final class Readable {
         return UNTIMED.contains(f.name()) && f.timeSeconds() == 0;
     }
 
+    /** A site of a function counted but not timed (MPI_Init, MPI_Finalize): no row of 0 s either. */
+    static boolean untimed(CallSites.Site s) {
+        return UNTIMED.contains(s.function()) && s.timeSeconds().sum() == 0;
+    }
+
+    /** The sites worth a row, in the profile's order (by time). */
+    static List<CallSites.Site> timedSites(CallSites cs) {
+        return cs.sites().stream().filter(s -> !untimed(s)).toList();
+    }
+
     /** The functions worth a row in the time tables, in the profile's order (by time). */
     static List<FunctionProfile> timed(Profile p) {
         List<FunctionProfile> out = new ArrayList<>();

@@ -416,7 +416,7 @@ public final class TextReport {
             return;
         }
         b.append('\n');
-        List<CallSites.Site> all = cs.sites();
+        List<CallSites.Site> all = Readable.timedSites(cs);
         if (all.isEmpty()) {
             b.append("Call sites: none was recorded.\n");
         } else {

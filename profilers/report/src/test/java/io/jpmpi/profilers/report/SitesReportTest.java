@@ -34,6 +34,27 @@ class SitesReportTest {
         assertFalse(HtmlReport.render(p).contains("id=\"sites\""));
     }
 
+    /** MPI_Init's and MPI_Finalize's sites are counted, not timed: no row of 0 s in either report. */
+    @Test
+    void theUntimedLifecycleSitesGetNoRow() {
+        Profile p = withSites();
+        List<CallSites.Site> sites = new ArrayList<>(p.sites().sites());
+        Stat ones = Stat.of(new double[] {1, 1, 1, 1});
+        Stat zeros = Stat.of(new double[] {0, 0, 0, 0});
+        sites.add(new CallSites.Site("MPI_Init", "/home/me/halo", 0x1100, CallSites.Resolved.LINE, "/home/me/halo.c",
+                12, "main", null, ones, zeros, zeros));
+        sites.add(new CallSites.Site("MPI_Finalize", "/home/me/halo", 0x1900, CallSites.Resolved.LINE,
+                "/home/me/halo.c", 80, "main", null, ones, zeros, zeros));
+        Profile q = p.withSites(new CallSites(p.sites().note(), sites));
+        String text = TextReport.render(q);
+        String html = HtmlReport.render(q);
+        assertFalse(text.contains("halo.c:12 main"), text);
+        assertFalse(text.contains("halo.c:80 main"), text);
+        assertFalse(html.contains("halo.c:12 main"), html);
+        assertEquals(TextReport.render(p), text);
+        assertEquals(HtmlReport.render(p), html);
+    }
+
     /** The top sites: site, function, calls, time, % of MPI time, the time per rank's extremes with their ranks. */
     @Test
     void theTextReportListsTheTopSitesByTime() {
