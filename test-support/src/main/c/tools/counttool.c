@@ -20,7 +20,8 @@
  * inside its n-th MPI_Send wrapper, while the program's other threads keep calling. What it leaves
  * is LEAVE_FUNCTIONS: names ("MPI_Send,MPI_Comm_rank"), or "all-but:" and the names it keeps. Its
  * count line then ends with left=<functions left> send_at=<its MPI_Send count> rank_at=<its
- * MPI_Comm_rank count when it left> defines_send=<jpmpi_level_defines(its level, "MPI_Send") after>.
+ * MPI_Comm_rank count when jpmpi_level_leave returned> defines_send=<jpmpi_level_defines(its level,
+ * "MPI_Send") after>.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -72,9 +73,11 @@ static void leave_chain(void)
         names[n++] = name;
     }
     int self = level_of((const void *)leave_chain);
+    left = leave(self, how, names, n);
+    /* from here on only a call that had read the old route before it was switched can still come in:
+     * at most one per other thread */
     send_at = atomic_load(&n_send);
     rank_at = atomic_load(&n_comm_rank);
-    left = leave(self, how, names, n);
     defines_send = defines(self, "MPI_Send");
 }
 #endif
@@ -173,12 +176,14 @@ int MPI_Finalize(void)
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    bump(&n_send);
+    long mine = atomic_fetch_add_explicit(&n_send, 1, memory_order_relaxed) + 1;
 #ifdef LEAVE
     const char *at = getenv("LEAVE_AT");
-    if (at && atol(at) > 0 && atomic_load(&n_send) == atol(at)) {
+    if (at && atol(at) > 0 && mine == atol(at)) { /* exactly one call is the n-th */
         leave_chain(); /* inside this wrapper: its PMPI_Send below still goes on to the next level */
     }
+#else
+    (void)mine;
 #endif
     return PMPI_Send(buf, count, datatype, dest, tag, comm);
 }

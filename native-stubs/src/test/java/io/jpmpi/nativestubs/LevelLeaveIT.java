@@ -40,8 +40,8 @@ class LevelLeaveIT {
      * threads.c (MPI_THREAD_MULTIPLE, 4 threads of 100 000 MPI_Comm_rank and MPI_Send each): the
      * level leaves MPI_Send and MPI_Comm_rank from inside its 100 000th MPI_Send wrapper while the
      * other threads call. The levels above and below count every call once; the leaving level
-     * counts, after it left, at most the calls that had read the old route already (one per other
-     * thread), and then says it no longer defines MPI_Send.
+     * counts, after jpmpi_level_leave returned, at most the calls that had read the old route already
+     * (one per other thread), and then says it no longer defines MPI_Send.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
@@ -57,7 +57,8 @@ class LevelLeaveIT {
             assertEquals(Pingpong.counts(1, calls, 0, 0, 0, calls + 1, 1), r.counts("count2", rank), r::describe);
             Map<String, Long> leave = r.counts("leave", rank);
             assertEquals(2, leave.get("left"), r::describe);
-            assertEquals(100_000, leave.get("send_at"), r::describe);
+            // the 100 000th call left; the other threads' calls until jpmpi_level_leave returned came here too
+            assertTrue(leave.get("send_at") >= 100_000, r::describe);
             long lateSends = leave.get("MPI_Send") - leave.get("send_at");
             long lateRanks = leave.get("MPI_Comm_rank") - leave.get("rank_at");
             assertTrue(lateSends >= 0 && lateSends <= 3, () -> "sends after leaving: " + lateSends + "\n" + r.describe());
