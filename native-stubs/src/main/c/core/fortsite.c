@@ -110,7 +110,7 @@ static intptr_t fort_step(uintptr_t ra)
         unsigned at = (h + i) & (FORT_FRAMES - 1);
         uintptr_t r = atomic_load_explicit(&fort_frames[at].ra, memory_order_acquire);
         if (r == ra) {
-            return atomic_load_explicit(&fort_frames[at].step, memory_order_relaxed);
+            return atomic_load_explicit(&fort_frames[at].step, memory_order_acquire);
         }
         if (r == 0) {
             return 0;
@@ -119,25 +119,23 @@ static intptr_t fort_step(uintptr_t ra)
     return 0;
 }
 
-/* Keeps ra's step (the table full: forgotten, learned again next time). Two threads learning the
- * same address write the same step. */
+/* Keeps ra's step (the table full: forgotten, learned again next time). A slot is claimed by its
+ * address first and only its claimer writes the step, so two threads claiming one slot for different
+ * addresses cannot leave one's step under the other's address; until the step is there the slot
+ * reads 0 (not known yet: the call keeps the layer's address). Two threads learning the same address
+ * learn the same step. */
 static void fort_keep(uintptr_t ra, intptr_t step)
 {
     unsigned h = fort_hash(ra);
     for (unsigned i = 0; i < FORT_FRAMES; i++) {
         unsigned at = (h + i) & (FORT_FRAMES - 1);
         uintptr_t expected = 0;
-        uintptr_t r = atomic_load_explicit(&fort_frames[at].ra, memory_order_acquire);
-        if (r == ra) {
+        if (atomic_compare_exchange_strong_explicit(&fort_frames[at].ra, &expected, ra, memory_order_relaxed,
+                                                    memory_order_relaxed)) {
+            atomic_store_explicit(&fort_frames[at].step, step, memory_order_release);
             return;
         }
-        if (r != 0) {
-            continue;
-        }
-        atomic_store_explicit(&fort_frames[at].step, step, memory_order_relaxed);
-        if (atomic_compare_exchange_strong_explicit(&fort_frames[at].ra, &expected, ra, memory_order_release,
-                                                    memory_order_relaxed)
-            || expected == ra) {
+        if (expected == ra) {
             return;
         }
     }
