@@ -7,6 +7,8 @@
  *   mpi     - MPI_X as the application sees it (through the dispatcher when it is loaded, through
  *             a classic wrapper when one is linked, else the library)
  *   level0  - level 0's own MPI_X (the wrapper reached directly: the classic wrapper's path)
+ *   clock2  - bottom with the clock read before and after each call and the difference summed: what
+ *             timing every call costs at the least, whatever a tool does besides (rdtsc on x86-64)
  * Blocks of N calls alternate between variants (ABCABC...), R rounds; the report gives, per
  * variant, the median ns/call and the median over rounds of (variant - bottom), so slow drifts of
  * the machine cancel out. Run under mpirun with one rank; see run.sh for the configurations.
@@ -25,37 +27,65 @@ typedef int (*comm_rank_t)(MPI_Comm, int *);
 typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);
 typedef int (*send_t)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 
-enum { MAX_VARIANTS = 3, MAX_ROUNDS = 101 };
+enum { MAX_VARIANTS = 4, MAX_ROUNDS = 101 };
 
 struct variant {
     const char *name;
     jpmpi_function_t fn;
+    int clocked; /* the clock read around each call */
     double ns[MAX_ROUNDS];
     double delta[MAX_ROUNDS];
 };
 
-static double block(const char *call, jpmpi_function_t fn, long n)
+static inline unsigned long long clock_ticks(void)
+{
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+#endif
+}
+
+/* Each call's ticks into the sum when the variant is clocked (the sum is kept: the compiler must read both). */
+static volatile unsigned long long clocked_sum;
+#define CALL(clocked, expr)                                                                            \
+    do {                                                                                               \
+        if (clocked) {                                                                                 \
+            unsigned long long a_ = clock_ticks();                                                     \
+            expr;                                                                                      \
+            sum += clock_ticks() - a_;                                                                 \
+        } else {                                                                                       \
+            expr;                                                                                      \
+        }                                                                                              \
+    } while (0)
+
+static double block(const char *call, jpmpi_function_t fn, long n, int clocked)
 {
     int rank = 0, flag = 0;
+    unsigned long long sum = 0;
     double t0 = now_ns();
     if (strcmp(call, "MPI_Comm_rank") == 0) {
         comm_rank_t f = (comm_rank_t)fn;
         for (long i = 0; i < n; i++) {
-            f(MPI_COMM_WORLD, &rank);
+            CALL(clocked, f(MPI_COMM_WORLD, &rank));
         }
     } else if (strcmp(call, "MPI_Send") == 0) {
         send_t f = (send_t)fn;
         double x = 0;
         for (long i = 0; i < n; i++) {
-            f(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 7, MPI_COMM_WORLD);
+            CALL(clocked, f(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 7, MPI_COMM_WORLD));
         }
     } else {
         iprobe_t f = (iprobe_t)fn;
         for (long i = 0; i < n; i++) {
-            f(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            CALL(clocked, f(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
         }
     }
-    return (now_ns() - t0) / (double)n;
+    double ns = (now_ns() - t0) / (double)n;
+    clocked_sum += sum;
+    return ns;
 }
 
 /* The jpmpi query functions, if a dispatcher (or the stub) is loaded. */
@@ -79,12 +109,13 @@ static void measure(const char *config, const char *call, jpmpi_function_t mpi, 
     if (levels > 0) {
         v[nv++] = (struct variant){.name = "level0", .fn = jpmpi_lookup(0, call)};
     }
+    v[nv++] = (struct variant){.name = "clock2", .fn = v[0].fn, .clocked = 1};
     for (int i = 0; i < nv; i++) {
-        block(call, v[i].fn, n / 10); /* warm up */
+        block(call, v[i].fn, n / 10, v[i].clocked); /* warm up */
     }
     for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < nv; i++) {
-            v[i].ns[r] = block(call, v[i].fn, n);
+            v[i].ns[r] = block(call, v[i].fn, n, v[i].clocked);
         }
         for (int i = 0; i < nv; i++) {
             v[i].delta[r] = v[i].ns[r] - v[0].ns[r];

@@ -97,19 +97,33 @@ static inline __attribute__((always_inline)) uint64_t jp_ticks(void)
 #endif
 }
 
+/*
+ * The hot path's rare calls (a function's stride, a timed call of a sampled function, a site's first
+ * call) clobber no register on x86-64: a wrapper then keeps its return code and its arguments in
+ * caller-saved registers across them, and saves fewer registers on every call (the untimed calls of
+ * a sampled function above all). They use general registers only.
+ */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(no_caller_saved_registers)
+#define JP_RARE __attribute__((no_caller_saved_registers, target("general-regs-only"), noinline, cold))
+#endif
+#endif
+#ifndef JP_RARE
+#define JP_RARE __attribute__((noinline, cold))
+#endif
+
 /* Timed calls between two looks at a function's mean call (jp_adapt; a power of 2). */
 #define JP_WINDOW 64
 /* Every JP_WINDOW timed calls: the stride for the next window, from their mean (recorder.c). */
-void jp_adapt(struct jp_thread *t, struct jp_fstat *s);
+JP_RARE void jp_adapt(struct jp_thread *t, struct jp_fstat *s);
 /* A timed call of a sampled function: its weight, its variance, the next stride (recorder.c). */
-uint64_t jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d);
+JP_RARE uint64_t jp_sampled(struct jp_thread *t, struct jp_fstat *s, uint64_t d);
 /* The site entry of (ra, id) when it is not where it hashes to: found, made, or the rest's (recorder.c). */
-struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
+JP_RARE struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
 
-static inline __attribute__((always_inline)) unsigned jp_site_hash(uintptr_t ra, int id)
-{
-    return (unsigned)((ra >> 2) ^ (ra >> 13) ^ ((unsigned)id * 0x9e37u)) & (JP_SITES - 1);
-}
+/* (a macro: jp_site_miss, compiled for general registers only, inlines it too) */
+#define jp_site_hash(ra, id) \
+    ((unsigned)(((uintptr_t)(ra) >> 2) ^ ((uintptr_t)(ra) >> 13) ^ ((unsigned)(id) * 0x9e37u)) & (JP_SITES - 1))
 
 static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id)
 {
@@ -142,6 +156,36 @@ static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, in
             s->skip--;
         }
     }
+}
+
+/*
+ * The quick path: an untimed call of a sampled function (PROFILE.md, "Sampled timing") whose figures
+ * all follow from its arguments is counted before the library is called, so that the wrapper keeps
+ * nothing but its arguments across the call (for the fatal-error watch's second call). 1 when this
+ * call was counted so (c is then set up as jp_begin would, for the semantics that run before the
+ * call); 0 when the full path is to take it: a timed call, recording off, a new thread.
+ */
+static inline __attribute__((always_inline)) int jp_quick(struct jp_call *c, int id)
+{
+    struct jp_thread *t = jp_self;
+    if (__builtin_expect(t == NULL || !jp_on, 0)) {
+        return 0;
+    }
+    struct jp_fstat *s = &t->f[id];
+    if (__builtin_expect(s->skip == 0, 0)) {
+        return 0;
+    }
+    s->skip--;
+    c->t = t;
+    c->ra = t->sites ? (uintptr_t)*t->caller : 0;
+    c->t0 = 0;
+    c->t1 = 0;
+    c->on = 1;
+    c->sent = 0;
+    c->recv = 0;
+    c->nomatrix = 0;
+    c->id = id;
+    return 1;
 }
 
 static inline __attribute__((always_inline)) void jp_stop(struct jp_call *c)

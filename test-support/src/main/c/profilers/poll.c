@@ -2,8 +2,11 @@
  * poll: calls too short to time honestly, beside long ones (the profile's sampled timing).
  *   poll [short=200000] [doubles=131072] [iters=4]
  * Every rank calls MPI_Comm_rank(MPI_COMM_WORLD) `short` times and MPI_Iprobe (tag 99, which no
- * message has) `short`/4 times, then MPI_Sendrecv of `doubles` doubles to the right, from the left,
- * `iters` times, and prints "poll rank R: ok" (FAILED if a rank or a message was wrong).
+ * message has) `short`/4 times; MPI_Send of 3 doubles to MPI_PROC_NULL and MPI_Recv of 3 doubles from
+ * MPI_PROC_NULL `short`/4 times each (no bytes move); a token of 2 ints passed around the ring
+ * `short`/1000 times (rank 0 sends to the right, then receives from the left; the others receive,
+ * then send: MPI_Send and MPI_Recv of 8 bytes); then MPI_Sendrecv of `doubles` doubles to the right,
+ * from the left, `iters` times, and prints "poll rank R: ok" (FAILED if a rank or a message was wrong).
  * MPI calls besides: MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Finalize.
  */
 #include <mpi.h>
@@ -29,6 +32,26 @@ int main(int argc, char **argv)
         int flag = 1;
         MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         bad |= flag != 0;
+    }
+    for (long i = 0; i < n / 4; i++) {
+        double x[3] = {1, 2, 3};
+        MPI_Send(x, 3, MPI_DOUBLE, MPI_PROC_NULL, 5, MPI_COMM_WORLD);
+        MPI_Recv(x, 3, MPI_DOUBLE, MPI_PROC_NULL, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        bad |= x[0] != 1 || x[2] != 3;
+    }
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    for (long i = 0; i < n / 1000; i++) {
+        int token[2] = {rank, (int)i};
+        if (rank == 0) {
+            MPI_Send(token, 2, MPI_INT, next, 3, MPI_COMM_WORLD);
+            MPI_Recv(token, 2, MPI_INT, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(token, 2, MPI_INT, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            bad |= token[0] != prev || token[1] != (int)i;
+            token[0] = rank;
+            MPI_Send(token, 2, MPI_INT, next, 3, MPI_COMM_WORLD);
+        }
+        bad |= token[1] != (int)i;
     }
     double *out = malloc(sizeof(double) * (size_t)m), *in = malloc(sizeof(double) * (size_t)m);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;

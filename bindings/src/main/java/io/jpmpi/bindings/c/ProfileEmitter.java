@@ -105,22 +105,43 @@ public final class ProfileEmitter {
             for (var p : f.parameters()) {
                 args.append(args.isEmpty() ? "" : ", ").append(DispatcherEmitter.cName(p));
             }
+            boolean quick = s == null || (s.pre().isEmpty() && (s.post().isEmpty() || s.inputs()));
+            int bytes = s != null && s.bytes() ? 1 : 0;
+            String body = "{\n    struct jp_call c;\n    jp_begin(&c, JP_F_" + f.name() + ");\n"
+                    + (s != null && !s.pre().isEmpty() ? "    " + String.join("\n    ", s.pre()) + "\n" : "")
+                    + "    int rc = " + f.pmpiName() + "(" + args + ");\n"
+                    + refire(f, args, "    ")
+                    + "    jp_stop(&c);\n"
+                    + (s != null && !s.post().isEmpty() ? "    " + String.join("\n    ", s.post()) + "\n" : "")
+                    + "    jp_end(&c, JP_F_" + f.name() + ", " + bytes + ");\n    return rc;\n}\n";
+            if (!quick) {
+                c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
+                        .append('\n').append(body);
+                continue;
+            }
+            // The quick path (recorder.h, jp_quick): an untimed call is counted first, then made, so that
+            // nothing but the arguments lives across it; a timed one takes the full wrapper.
+            c.append('\n').append("static __attribute__((noinline)) ")
+                    .append(DispatcherEmitter.signature(f, impl, "jp_timed_" + f.name(), true)).append('\n')
+                    .append(body);
             c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
-                    .append("\n{\n    struct jp_call c;\n    jp_begin(&c, JP_F_").append(f.name()).append(");\n");
-            if (s != null && !s.pre().isEmpty()) {
-                c.append("    ").append(String.join("\n    ", s.pre())).append('\n');
-            }
-            c.append("    int rc = ").append(f.pmpiName()).append('(').append(args).append(");\n");
-            // a fatal error the watch saw: the same call again, under the library's own fatal handler
-            c.append("    if (__builtin_expect(rc != MPI_SUCCESS && jp_refire, 0)) {\n        jp_refire = 0;\n        rc = ")
-                    .append(f.pmpiName()).append('(').append(args).append(");\n    }\n");
-            c.append("    jp_stop(&c);\n");
+                    .append("\n{\n    struct jp_call c;\n    if (__builtin_expect(jp_quick(&c, JP_F_").append(f.name())
+                    .append("), 1)) {\n");
             if (s != null && !s.post().isEmpty()) {
-                c.append("    ").append(String.join("\n    ", s.post())).append('\n');
+                c.append("        ").append(String.join("\n        ", s.post())).append('\n');
             }
-            c.append("    jp_end(&c, JP_F_").append(f.name()).append(", ").append(s != null && s.bytes() ? 1 : 0)
-                    .append(");\n    return rc;\n}\n");
+            c.append("        jp_end(&c, JP_F_").append(f.name()).append(", ").append(bytes).append(");\n")
+                    .append("        int rc = ").append(f.pmpiName()).append('(').append(args).append(");\n")
+                    .append(refire(f, args, "        "))
+                    .append("        return rc;\n    }\n    return jp_timed_").append(f.name()).append('(')
+                    .append(args).append(");\n}\n");
         }
         return c.toString();
+    }
+
+    /** After the call: a fatal error the recorder's watch saw makes the same call again, under the library's own handler. */
+    private static String refire(MpiFunction f, CharSequence args, String indent) {
+        return indent + "if (__builtin_expect(rc != MPI_SUCCESS && jp_refire, 0)) {\n" + indent + "    jp_refire = 0;\n"
+                + indent + "    rc = " + f.pmpiName() + "(" + args + ");\n" + indent + "}\n";
     }
 }

@@ -20,15 +20,19 @@ import java.util.Set;
  * hand-written bodies; {@link ProfileEmitter} writes the rest of every wrapper.
  */
 public final class ProfileSemantics {
-    /** What a wrapper does besides timing: lines before and after the PMPI call, and whether it moves bytes. */
-    public record Semantics(List<String> pre, List<String> post, boolean bytes) {
+    /**
+     * What a wrapper does besides timing: lines before and after the PMPI call, whether it moves bytes,
+     * and whether the lines after the call read only the call's arguments ({@code inputs}: not its
+     * result, not what it wrote), so that an untimed call may run them before it (the quick path).
+     */
+    public record Semantics(List<String> pre, List<String> post, boolean bytes, boolean inputs) {
         public Semantics {
             pre = List.copyOf(pre);
             post = List.copyOf(post);
         }
     }
 
-    private static final Set<String> KEYS = Set.of("note", "functions", "pre", "post", "bytes");
+    private static final Set<String> KEYS = Set.of("note", "functions", "pre", "post", "bytes", "inputs");
 
     private final Map<String, Semantics> byName;
 
@@ -61,7 +65,12 @@ public final class ProfileSemantics {
                 throw new IOException(source + ": an entry needs \"functions\" (an array) and \"bytes\""
                         + " (true or false): " + e);
             }
-            Semantics s = new Semantics(lines(e, "pre"), lines(e, "post"), bytes.booleanValue());
+            JsonNode inputs = e.get("inputs");
+            if (inputs != null && !inputs.isBoolean()) {
+                throw new IOException(source + ": \"inputs\" is true or false: " + e);
+            }
+            Semantics s = new Semantics(lines(e, "pre"), lines(e, "post"), bytes.booleanValue(),
+                    inputs != null && inputs.booleanValue());
             for (JsonNode f : e.get("functions")) {
                 if (m.put(f.asText(), s) != null) {
                     throw new IOException(source + ": " + f.asText() + " is listed twice");

@@ -17,7 +17,9 @@ class ProfileEmitterTest {
     /** A small table in the semantics file's form (the profile tool's own file is tested beside it). */
     static final String TABLE = """
             {"semantics": [
-              {"functions": ["MPI_Send"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true},
+              {"functions": ["MPI_Send"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true,
+               "inputs": true},
+              {"functions": ["MPI_Recv"], "post": ["jp_recv(&c, a_count, a_datatype);"], "bytes": true},
               {"functions": ["MPI_Bcast"], "pre": ["one();", "two();"], "post": ["three();"], "bytes": false}
             ]}
             """;
@@ -66,10 +68,33 @@ class ProfileEmitterTest {
         // The non-blocking and large-count forms take the blocking one's semantics.
         assertTrue(c.contains("    rc = PMPI_Ibcast(a_buffer, a_count, a_datatype, a_root, a_comm, a_request);\n"
                 + "    }\n    jp_stop(&c);\n    three();\n"), c);
-        assertTrue(c.contains("    jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n"
+        assertTrue(c.contains("    jp_stop(&c);\n    jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n"
                 + "    jp_end(&c, JP_F_MPI_Send_c, 1);"), c);
         // Not listed: timed only.
         assertTrue(c.contains("        rc = PMPI_Barrier(a_comm);\n    }\n    jp_stop(&c);\n    jp_end(&c, JP_F_MPI_Barrier, 0);"), c);
+    }
+
+    @Test
+    void anUntimedCallWhoseFiguresFollowFromItsArgumentsIsCountedBeforeTheCall() {
+        String c = new ProfileEmitter(SPEC, "openmpi", table()).emit().get("jpmpi_profile.c");
+        String refire = "        if (__builtin_expect(rc != MPI_SUCCESS && jp_refire, 0)) {\n            jp_refire = 0;\n";
+        // semantics that read only the arguments ("inputs"): run before the call on the quick path
+        assertTrue(c.contains("\n{\n    struct jp_call c;\n    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Send), 1)) {\n"
+                + "        jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n        jp_end(&c, JP_F_MPI_Send, 1);\n"
+                + "        int rc = PMPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n" + refire
+                + "            rc = PMPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n        }\n"
+                + "        return rc;\n    }\n"
+                + "    return jp_timed_MPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n}\n"), c);
+        // the timed calls: the full wrapper, the same as for any other function
+        assertTrue(c.contains("static __attribute__((noinline)) int jp_timed_MPI_Send(const void *a_buf, int a_count,"), c);
+        // no semantics at all: quick too, with nothing before jp_end
+        assertTrue(c.contains("    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Barrier), 1)) {\n"
+                + "        jp_end(&c, JP_F_MPI_Barrier, 0);\n        int rc = PMPI_Barrier(a_comm);\n"), c);
+        // lines after the call not marked "inputs", or lines before it: the full wrapper only
+        assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Recv)"), c);
+        assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Bcast)"), c);
+        assertTrue(c.contains("JP_EXPORT int MPI_Recv(void *a_buf, int a_count,"), c);
+        assertFalse(c.contains("jp_timed_MPI_Recv("), c);
     }
 
     @Test
@@ -81,5 +106,8 @@ class ProfileEmitterTest {
         IOException unknown = assertThrows(IOException.class, () -> ProfileSemantics.parse("t.json",
                 "{\"semantics\": [{\"functions\": [\"MPI_Send\"], \"bytes\": true, \"post\": [], \"prost\": []}]}"));
         assertTrue(unknown.getMessage().startsWith("t.json: unknown key \"prost\""), unknown.getMessage());
+        IOException inputs = assertThrows(IOException.class, () -> ProfileSemantics.parse("t.json",
+                "{\"semantics\": [{\"functions\": [\"MPI_Send\"], \"bytes\": true, \"inputs\": \"yes\"}]}"));
+        assertTrue(inputs.getMessage().startsWith("t.json: \"inputs\" is true or false"), inputs.getMessage());
     }
 }
