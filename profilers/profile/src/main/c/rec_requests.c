@@ -32,7 +32,7 @@ struct jp_req {
 #define JP_REQS 4096
 static struct jp_req jp_reqtab[JP_REQS];
 static pthread_mutex_t jp_req_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile int jp_req_live;
+volatile int jp_req_live; /* entries in the table (recorder.h) */
 
 /*
  * create: a new entry even if `key` is there already. Handles are not unique: MPICH (4.x) returns

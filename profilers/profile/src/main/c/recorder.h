@@ -337,6 +337,9 @@ void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_R
 void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req);
 void jp_start(struct jp_call *c, int n, const MPI_Request *reqs);
 
+/* Requests the recorder follows now (rec_requests.c): while none, a completion call has nothing to
+ * save or look up (semantics.json's "quick_when": such calls may take the quick path). */
+extern volatile int jp_req_live;
 /* request completion: copy the handles before the call (only while requests are tracked) */
 #define JP_REQS_MAX_STACK 64
 struct jp_reqs {

@@ -105,7 +105,9 @@ public final class ProfileEmitter {
             for (var p : f.parameters()) {
                 args.append(args.isEmpty() ? "" : ", ").append(DispatcherEmitter.cName(p));
             }
-            boolean quick = s == null || (s.pre().isEmpty() && (s.post().isEmpty() || s.inputs()));
+            boolean early = s == null || (s.pre().isEmpty() && (s.post().isEmpty() || s.inputs()));
+            String when = s == null ? null : s.quickWhen();
+            boolean quick = early || when != null;
             int bytes = s != null && s.bytes() ? 1 : 0;
             String body = "{\n    struct jp_call c;\n    jp_begin(&c, JP_F_" + f.name() + ");\n"
                     + (s != null && !s.pre().isEmpty() ? "    " + String.join("\n    ", s.pre()) + "\n" : "")
@@ -120,14 +122,16 @@ public final class ProfileEmitter {
                 continue;
             }
             // The quick path (recorder.h, jp_quick): an untimed call is counted first, then made, so that
-            // nothing but the arguments lives across it; a timed one takes the full wrapper.
+            // nothing but the arguments lives across it; a timed one takes the full wrapper. With a
+            // "quick_when" condition, only while it holds, and then without any semantics line.
             c.append('\n').append("static __attribute__((noinline)) ")
                     .append(DispatcherEmitter.signature(f, impl, "jp_timed_" + f.name(), true)).append('\n')
                     .append(body);
             c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
-                    .append("\n{\n    struct jp_call c;\n    if (__builtin_expect(jp_quick(&c, JP_F_").append(f.name())
-                    .append("), 1)) {\n");
-            if (s != null && !s.post().isEmpty()) {
+                    .append("\n{\n    struct jp_call c;\n    if (__builtin_expect(")
+                    .append(early || when == null ? "" : "(" + when + ") && ").append("jp_quick(&c, JP_F_")
+                    .append(f.name()).append("), 1)) {\n");
+            if (early && s != null && !s.post().isEmpty()) {
                 c.append("        ").append(String.join("\n        ", s.post())).append('\n');
             }
             c.append("        jp_end(&c, JP_F_").append(f.name()).append(", ").append(bytes).append(");\n")

@@ -23,16 +23,18 @@ public final class ProfileSemantics {
     /**
      * What a wrapper does besides timing: lines before and after the PMPI call, whether it moves bytes,
      * and whether the lines after the call read only the call's arguments ({@code inputs}: not its
-     * result, not what it wrote), so that an untimed call may run them before it (the quick path).
+     * result, not what it wrote), so that an untimed call may run them before it (the quick path);
+     * {@code quickWhen}: a C condition under which the lines have nothing to do (the quick path then
+     * runs none of them), or null.
      */
-    public record Semantics(List<String> pre, List<String> post, boolean bytes, boolean inputs) {
+    public record Semantics(List<String> pre, List<String> post, boolean bytes, boolean inputs, String quickWhen) {
         public Semantics {
             pre = List.copyOf(pre);
             post = List.copyOf(post);
         }
     }
 
-    private static final Set<String> KEYS = Set.of("note", "functions", "pre", "post", "bytes", "inputs");
+    private static final Set<String> KEYS = Set.of("note", "functions", "pre", "post", "bytes", "inputs", "quick_when");
 
     private final Map<String, Semantics> byName;
 
@@ -69,8 +71,12 @@ public final class ProfileSemantics {
             if (inputs != null && !inputs.isBoolean()) {
                 throw new IOException(source + ": \"inputs\" is true or false: " + e);
             }
+            JsonNode when = e.get("quick_when");
+            if (when != null && (!when.isTextual() || when.asText().isBlank())) {
+                throw new IOException(source + ": \"quick_when\" is a C condition (a string): " + e);
+            }
             Semantics s = new Semantics(lines(e, "pre"), lines(e, "post"), bytes.booleanValue(),
-                    inputs != null && inputs.booleanValue());
+                    inputs != null && inputs.booleanValue(), when == null ? null : when.asText());
             for (JsonNode f : e.get("functions")) {
                 if (m.put(f.asText(), s) != null) {
                     throw new IOException(source + ": " + f.asText() + " is listed twice");

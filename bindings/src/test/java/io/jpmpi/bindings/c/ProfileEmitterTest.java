@@ -20,6 +20,8 @@ class ProfileEmitterTest {
               {"functions": ["MPI_Send"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true,
                "inputs": true},
               {"functions": ["MPI_Recv"], "post": ["jp_recv(&c, a_count, a_datatype);"], "bytes": true},
+              {"functions": ["MPI_Test"], "pre": ["save();"], "post": ["done();"], "bytes": false,
+               "quick_when": "!jp_req_live"},
               {"functions": ["MPI_Bcast"], "pre": ["one();", "two();"], "post": ["three();"], "bytes": false}
             ]}
             """;
@@ -95,6 +97,11 @@ class ProfileEmitterTest {
         assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Bcast)"), c);
         assertTrue(c.contains("JP_EXPORT int MPI_Recv(void *a_buf, int a_count,"), c);
         assertFalse(c.contains("jp_timed_MPI_Recv("), c);
+        // "quick_when": the quick path only while the condition holds, and then with no semantics line
+        assertTrue(c.contains("    if (__builtin_expect((!jp_req_live) && jp_quick(&c, JP_F_MPI_Test), 1)) {\n"
+                + "        jp_end(&c, JP_F_MPI_Test, 0);\n        int rc = PMPI_Test(a_request, a_flag, a_status);\n"), c);
+        assertTrue(c.contains("    return jp_timed_MPI_Test(a_request, a_flag, a_status);\n"), c);
+        assertTrue(c.contains("    jp_begin(&c, JP_F_MPI_Test);\n    save();\n"), c);
     }
 
     @Test
@@ -109,5 +116,8 @@ class ProfileEmitterTest {
         IOException inputs = assertThrows(IOException.class, () -> ProfileSemantics.parse("t.json",
                 "{\"semantics\": [{\"functions\": [\"MPI_Send\"], \"bytes\": true, \"inputs\": \"yes\"}]}"));
         assertTrue(inputs.getMessage().startsWith("t.json: \"inputs\" is true or false"), inputs.getMessage());
+        IOException when = assertThrows(IOException.class, () -> ProfileSemantics.parse("t.json",
+                "{\"semantics\": [{\"functions\": [\"MPI_Test\"], \"bytes\": false, \"quick_when\": 1}]}"));
+        assertTrue(when.getMessage().startsWith("t.json: \"quick_when\" is a C condition"), when.getMessage());
     }
 }
