@@ -101,6 +101,11 @@ class SampledTimingIT {
         String text = TextReport.render(p);
         String html = HtmlReport.render(p);
         assertTrue(text.contains("Sampled timing") && html.contains("Sampled timing"), text);
+        // the banner's MPI time says how much of it is an estimate, and its standard error
+        String estimated = " functions is estimated from a sample of its calls, see Sampled timing)";
+        String flat = text.replaceAll("\\s*\\|\\s*", " ").replaceAll("\\s+", " ");
+        assertTrue(flat.contains(estimated) && flat.contains("% of application time +- ") && html.contains(estimated),
+                text);
         for (FunctionProfile f : p.functions()) {
             assertEquals(f.sampled(), text.lines().anyMatch(l -> l.startsWith(f.name() + " ")
                     && l.contains(" calls timed, time ")), f + "\n" + text);

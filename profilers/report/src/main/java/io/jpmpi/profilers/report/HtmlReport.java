@@ -247,7 +247,9 @@ public final class HtmlReport {
         if (settings != null) {
             fact(b, "jpmpi settings", settings);
         }
-        fact(b, "MPI time", Units.percent(TextReport.mpiShare(p)) + "% of application time (all ranks)");
+        String sampled = Readable.sampledError(p);
+        fact(b, "MPI time", Units.percent(TextReport.mpiShare(p)) + "% of application time (all ranks)"
+                + (sampled == null ? "" : " " + sampled));
         fact(b, "calls", Units.count(s.calls().sum()));
         fact(b, "bytes", Units.bytes(s.bytesSent().sum()) + " sent, " + Units.bytes(s.bytesRecv().sum()) + " received");
         fact(b, "profiler overhead", Readable.overhead(p));

@@ -162,6 +162,29 @@ final class Readable {
         return b.toString();
     }
 
+    /**
+     * What the MPI time owes to sampled timing (PROFILE.md, "Sampled timing"): the standard error of
+     * the functions' summed time (their errors are independent) and how many functions it is, or null
+     * when every call was timed.
+     */
+    static String sampledError(Profile p) {
+        double var = 0;
+        int n = 0;
+        for (FunctionProfile f : p.functions()) {
+            if (f.sampled()) {
+                var += f.timeErrorSeconds() * f.timeErrorSeconds();
+                n++;
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        double err = Math.sqrt(var);
+        return "+- " + Units.seconds(err) + " (1 standard error, " + TextReport.small(TextReport.percentOf(err,
+                p.summary().mpiSeconds().sum())) + "% of it: the time of " + n + (n == 1 ? " function is" : " functions is")
+                + " estimated from a sample of its calls, see Sampled timing)";
+    }
+
     /** The overhead line: the recorder's cost per call, and what it does not measure. */
     static String overhead(Profile p) {
         Profile.Overhead o = p.overhead();

@@ -134,7 +134,7 @@ public final class TextReport {
         boxed(b, "");
         field(b, "total", Units.count(s.calls().sum()) + " calls, " + Units.bytes(s.bytesSent().sum()) + " sent, "
                 + Units.bytes(s.bytesRecv().sum()) + " received; MPI time " + Units.percent(mpiShare(p))
-                + "% of application time");
+                + "% of application time" + (Readable.sampledError(p) == null ? "" : " " + Readable.sampledError(p)));
         field(b, "overhead", Readable.overhead(p));
         field(b, "units", Units.LEGEND);
         if (p.partial()) {
