@@ -167,14 +167,9 @@ void jp_start(struct jp_call *c, int n, const MPI_Request *reqs)
     pthread_mutex_unlock(&jp_req_lock);
 }
 
-void jp_reqs_save(struct jp_reqs *s, int n, const MPI_Request *reqs)
+void jp_reqs_save_heap(struct jp_reqs *s, int n, const MPI_Request *reqs)
 {
-    s->r = NULL;
-    s->n = 0;
-    if (!jp_req_live || n <= 0 || !reqs) {
-        return;
-    }
-    s->r = n <= JP_REQS_MAX_STACK ? s->stack : malloc(sizeof(MPI_Request) * (size_t)n);
+    s->r = malloc(sizeof(MPI_Request) * (size_t)n);
     if (!s->r) {
         return;
     }
@@ -219,14 +214,6 @@ void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which)
         }
     }
     pthread_mutex_unlock(&jp_req_lock);
-}
-
-void jp_reqs_release(struct jp_reqs *s)
-{
-    if (s->r && s->r != s->stack) {
-        free(s->r);
-    }
-    s->r = NULL;
 }
 
 void jp_request_freed(struct jp_call *c, MPI_Request req)

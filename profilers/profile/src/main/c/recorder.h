@@ -13,6 +13,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include "jpmpi_profile_ids.h"
 
 #define JP_EXPORT __attribute__((visibility("default")))
@@ -347,10 +348,35 @@ struct jp_reqs {
     int n;
     MPI_Request stack[JP_REQS_MAX_STACK];
 };
-void jp_reqs_save(struct jp_reqs *s, int n, const MPI_Request *reqs);
+/* more than JP_REQS_MAX_STACK handles: on the heap (rec_requests.c) */
+void jp_reqs_save_heap(struct jp_reqs *s, int n, const MPI_Request *reqs);
+/* (inline: a polling MPI_Test* pays no call for it while requests are tracked) */
+static inline __attribute__((always_inline)) void jp_reqs_save(struct jp_reqs *s, int n, const MPI_Request *reqs)
+{
+    s->r = NULL;
+    s->n = 0;
+    if (!jp_req_live || n <= 0 || !reqs) {
+        return;
+    }
+    if (__builtin_expect(n > JP_REQS_MAX_STACK, 0)) {
+        jp_reqs_save_heap(s, n, reqs);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        s->stack[i] = reqs[i];
+    }
+    s->r = s->stack;
+    s->n = n;
+}
 /* which: NULL = all n; else the n indices listed */
 void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which);
-void jp_reqs_release(struct jp_reqs *s);
+static inline __attribute__((always_inline)) void jp_reqs_release(struct jp_reqs *s)
+{
+    if (s->r && s->r != s->stack) {
+        free(s->r);
+    }
+    s->r = NULL;
+}
 void jp_request_freed(struct jp_call *c, MPI_Request req);
 void jp_request_cancelled(MPI_Request req);
 
