@@ -69,7 +69,8 @@ final class LauncherTraining {
 
     /**
      * Runs {@code job} with the profile tool as {@code jpmpi run} starts it, into {@code out}, and puts its
-     * ranks' dumps (ranks/) in place as the launcher's sample, replacing the one there; whether it did.
+     * ranks' dumps (ranks/) and call-site tables (sites/) in place as the launcher's sample, replacing the
+     * one there; whether it did.
      */
     private static boolean keepSample(Context ctx, List<String> job, Path out) {
         try {
@@ -88,10 +89,15 @@ final class LauncherTraining {
             if (Files.exists(sample)) {
                 removeTree(sample);
             }
-            Files.createDirectories(sample.resolve("ranks"));
-            try (var files = Files.list(out.resolve("ranks"))) {
-                for (Path f : files.filter(Files::isRegularFile).toList()) {
-                    Files.copy(f, sample.resolve("ranks").resolve(f.getFileName()));
+            for (String sub : List.of("ranks", "sites")) { // the dumps, the call sites' tables
+                if (!Files.isDirectory(out.resolve(sub))) {
+                    continue;
+                }
+                Files.createDirectories(sample.resolve(sub));
+                try (var files = Files.list(out.resolve(sub))) {
+                    for (Path f : files.filter(Files::isRegularFile).toList()) {
+                        Files.copy(f, sample.resolve(sub).resolve(f.getFileName()));
+                    }
                 }
             }
             return true;

@@ -5,6 +5,7 @@ import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.report.HtmlReport;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.TextReport;
 import java.io.IOException;
 import java.io.Writer;
@@ -20,8 +21,8 @@ import java.util.Optional;
 /**
  * While a {@code jpmpi run} job runs, the launcher's work for after it, done once on a sample: the
  * ranks' dumps of a small job (made at install time with the launcher's AOT cache,
- * {@link Layout#launcherSample}) merged, and report.txt, report.html and profile.json rendered into
- * memory and dropped. The first time a process runs that code is twice as slow as the second
+ * {@link Layout#launcherSample}) merged, its call sites named, and report.txt, report.html and
+ * profile.json rendered into memory and dropped. The first time a process runs that code is twice as slow as the second
  * (classes initialised, constants and call sites resolved: an AOT cache of JDK 25 holds classes,
  * not that), and the launcher's after-job work is time the user waits (benchmarks/README.md,
  * "launcher/"). Only idle CPU: the thread first lowers its own priority to nice 19 (Linux:
@@ -74,7 +75,7 @@ final class Warmup {
             if (!lowestPriority()) {
                 return;
             }
-            Profile p = RankDumps.merge(sample);
+            Profile p = ProfileWriter.mergeDumps(sample); // with its call sites named (addr2line, at nice 19 too)
             if (over) {
                 return;
             }
