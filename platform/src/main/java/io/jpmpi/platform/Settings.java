@@ -165,8 +165,8 @@ public final class Settings {
                         + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
                         + " the profile tool's recorder is listed too (every call counted and timed).", null));
         s.add(new Setting("LAUNCHER", "WARMUP", Reader.LAUNCHER, "on",
-                "off: jpmpi run does not run its after-job code on a sample while the job runs (on: at the lowest"
-                        + " priority, into memory, so that merging the ranks' dumps and the reports take less time"
+                "off: jpmpi run does not run its after-job code on a sample while the job runs (on: on idle CPU"
+                        + " only, into memory, so that merging the ranks' dumps and the reports take less time"
                         + " after the job; for comparisons).", null));
         // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
         String[][] site = {

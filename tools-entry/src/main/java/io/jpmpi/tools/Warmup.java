@@ -7,16 +7,14 @@ import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileJson;
 import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.TextReport;
+import java.io.File;
 import java.io.IOException;
 import java.io.Writer;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.SymbolLookup;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * While a {@code jpmpi run} job runs, the launcher's work for after it, done once on a sample: the
@@ -25,16 +23,13 @@ import java.util.Optional;
  * profile.json rendered into memory and dropped. The first time a process runs that code is twice as slow as the second
  * (classes initialised, constants and call sites resolved: an AOT cache of JDK 25 holds classes,
  * not that), and the launcher's after-job work is time the user waits (benchmarks/README.md,
- * "launcher/"). Only idle CPU: the thread first lowers its own priority to nice 19 (Linux:
- * {@code setpriority} of its thread id), and does nothing if it cannot. It writes nothing anywhere,
+ * "launcher/"). Only idle CPU: the thread first puts itself in Linux's SCHED_IDLE class
+ * ({@link #lowestPriority}), and does nothing if it cannot. It writes nothing anywhere,
  * starts after the job has, and is a daemon that stops at its next step once the job has ended
  * ({@link #stop}); what it made is dropped, so the job's own profile and reports are the same with
  * it or without it ({@code JPMPI_LAUNCHER_WARMUP=off}).
  */
 final class Warmup {
-    /** The lowest priority (the highest nice value) of Linux. */
-    static final int NICE = 19;
-
     private volatile boolean over;
     private volatile boolean done;
 
@@ -75,7 +70,7 @@ final class Warmup {
             if (!lowestPriority()) {
                 return;
             }
-            Profile p = ProfileWriter.mergeDumps(sample); // with its call sites named (addr2line, at nice 19 too)
+            Profile p = ProfileWriter.mergeDumps(sample); // with its call sites named (addr2line, SCHED_IDLE too)
             if (over) {
                 return;
             }
@@ -94,27 +89,43 @@ final class Warmup {
         }
     }
 
-    /** Lowers the calling thread's priority to nice {@value #NICE}; whether it could. */
-    @SuppressWarnings("restricted")
+    /**
+     * Puts the calling thread in Linux's SCHED_IDLE class (a thread has a scheduling policy of its own,
+     * its id in /proc/thread-self): {@code chrt --idle}, then the thread's own stat says whether it took.
+     * SCHED_IDLE runs only where nothing else wants the CPU, and the processes it starts (addr2line)
+     * inherit it. Measured on 2 cores with a 2-rank job (benchmarks/README.md, "launcher/"): the job
+     * ~3 ms longer with it, ~7 with nice 19 alone (renice); FFM's {@code setpriority} instead of a
+     * program cost ~15 ms of CPU for its first downcall, at the priority not yet lowered.
+     */
     static boolean lowestPriority() {
         try {
-            Linker linker = Linker.nativeLinker();
-            SymbolLookup libc = linker.defaultLookup();
-            Optional<java.lang.foreign.MemorySegment> gettid = libc.find("gettid");
-            Optional<java.lang.foreign.MemorySegment> setpriority = libc.find("setpriority");
-            if (gettid.isEmpty() || setpriority.isEmpty()) {
+            String tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+            Process p = new ProcessBuilder("chrt", "--idle", "-p", "0", tid).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
                 return false;
             }
-            MethodHandle tid = linker.downcallHandle(gettid.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT));
-            MethodHandle set = linker.downcallHandle(setpriority.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            int id = (int) tid.invokeExact();
-            return (int) set.invokeExact(PRIO_PROCESS, id, NICE) == 0;
-        } catch (Throwable t) {
+            return policy(Path.of("/proc/thread-self")) == SCHED_IDLE;
+        } catch (IOException | RuntimeException e) {
+            return false; // no /proc, no chrt: no warm-up
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }
 
-    /** setpriority's "which" for one process or, on Linux, one thread (its id). */
-    private static final int PRIO_PROCESS = 0;
+    /** Linux's number of the SCHED_IDLE policy. */
+    static final int SCHED_IDLE = 5;
+
+    /**
+     * The scheduling policy of the thread (or process) whose /proc directory is {@code proc}: its stat's
+     * field 41 (the name in parentheses, field 2, may hold spaces).
+     */
+    static int policy(Path proc) throws IOException {
+        String stat = Files.readString(proc.resolve("stat"));
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(after[41 - 3]);
+    }
 }
