@@ -164,6 +164,10 @@ public final class Settings {
                 "Samples per second of CPU time of the thread that called MPI_Init, from which the accounting tool"
                         + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
                         + " the profile tool's recorder is listed too (every call counted and timed).", null));
+        s.add(new Setting("LAUNCHER", "WARMUP", Reader.LAUNCHER, "on",
+                "off: jpmpi run does not run its after-job code on a sample while the job runs (on: on idle CPU"
+                        + " only, into memory, so that merging the ranks' dumps and the reports take less time"
+                        + " after the job; for comparisons).", null));
         // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
         String[][] site = {
             {"TOOLS", "on", "off: the job opts out of the site's tools where the site allows it (site.conf's"
@@ -230,6 +234,7 @@ public final class Settings {
     public static final Setting OUTPUT_DIR = get("OUTPUT", "DIR");
     public static final Setting PROFILE_OUTPUT = get("PROFILE", "OUTPUT");
     public static final Setting ACCOUNTING_FILE = get("ACCOUNTING", "FILE");
+    public static final Setting LAUNCHER_WARMUP = get("LAUNCHER", "WARMUP");
 
     /** The table as Markdown, as tools-entry/README.md shows it. */
     public static String markdown() {

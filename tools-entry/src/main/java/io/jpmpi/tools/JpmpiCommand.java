@@ -7,11 +7,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -105,7 +107,7 @@ public final class JpmpiCommand implements Callable<Integer> {
         // jpmpi run's programs are inspected while picocli makes its model (Ahead)
         Ahead.start(args, ctx.env());
         try {
-            CommandLine cl = commandLine(ctx, args.length > 0 ? args[0] : "");
+            CommandLine cl = commandLine(ctx, args);
             return cl.execute(args);
         } finally {
             Ahead.clear();
@@ -122,16 +124,22 @@ public final class JpmpiCommand implements Callable<Integer> {
 
     /** The whole command tree, wired to {@code ctx}: help footers, error handlers, exit codes. */
     public static CommandLine commandLine(Context ctx) {
-        return commandLine(ctx, "");
+        return commandLine(ctx, new String[] {""});
     }
 
+    /** The words that ask for the version only. */
+    private static final Set<String> VERSION = Set.of("-V", "--version");
+
     /**
-     * The command tree for a command line whose first word is {@code first}: when that names a
-     * subcommand (other than help, which shows the others), the tree holds that one only, since
-     * picocli's model of every subcommand, made from their annotations, is the larger part of the
-     * launcher's start (benchmarks/README.md, "launcher/"); otherwise every subcommand.
+     * The command tree for the command line {@code args}: when its first word names a subcommand
+     * (other than help, which shows the others), the tree holds that one only, since picocli's model
+     * of every subcommand, made from their annotations, is the larger part of the launcher's start
+     * (benchmarks/README.md, "launcher/"); when it only asks for the version ({@code -V},
+     * {@code --version}), none; otherwise every subcommand.
      */
-    static CommandLine commandLine(Context ctx, String first) {
+    static CommandLine commandLine(Context ctx, String... args) {
+        String first = args.length > 0 ? args[0] : "";
+        boolean none = args.length > 0 && Arrays.stream(args).allMatch(VERSION::contains);
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
         CommandLine.IFactory factory = new CommandLine.IFactory() {
             @Override
@@ -146,7 +154,7 @@ public final class JpmpiCommand implements Callable<Integer> {
         CommandLine cl = new CommandLine(new JpmpiCommand(ctx).spec, factory);
         boolean one = SUBCOMMANDS.containsKey(first) && !first.equals("help");
         SUBCOMMANDS.forEach((name, cls) -> {
-            if (!one || name.equals(first)) {
+            if (!none && (!one || name.equals(first))) {
                 cl.addSubcommand(name, subcommand(cls, ctx));
             }
         });

@@ -1,12 +1,16 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.profilers.profile.RankDumps;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The training run of the launcher's own AOT cache ({@link AotCache#makeLauncher}): what a user's
@@ -16,8 +20,11 @@ import java.util.List;
  * (libexec/jpmpi/&lt;mpi&gt;/jpmpi-mpit-probe; with {@code exchange} it sends messages of several sizes
  * and makes a few collective calls, as a job's profile usually has) with the profile tool (its checks,
  * the launch, the ranks' dumps merged into profile.json, both reports rendered), {@code jpmpi report} of that
- * directory, and a dry run with the accounting tool. Nothing is printed; a step that fails (no MPI
- * on the build machine) only leaves its classes out of the cache.
+ * directory, and a dry run with the accounting tool. Before that, the first such job is run once as
+ * the launcher would start it, and its ranks' dumps are kept as the sample {@link Warmup} merges
+ * while a user's job runs ({@link Layout#launcherSample}), so that the warm-up is trained too.
+ * Nothing is printed; a step that fails (no MPI on the build machine) only leaves its classes (or the
+ * sample) out.
  */
 final class LauncherTraining {
     private LauncherTraining() {
@@ -29,6 +36,7 @@ final class LauncherTraining {
         Path dir = Files.createTempDirectory("jpmpi-launcher-training-");
         List<List<String>> steps = new ArrayList<>();
         steps.add(List.of("--version"));
+        boolean sample = false;
         for (MpiImpl impl : MpiImpl.values()) {
             Path probe = ctx.layout().mpitProbe(impl);
             if (!Files.isExecutable(probe) || !Files.isRegularFile(ctx.layout().dispatcher(impl.id()))) {
@@ -38,6 +46,9 @@ final class LauncherTraining {
             List<String> job = new ArrayList<>(List.of(impl.mpirun()));
             job.addAll(impl.ranksArgs(2));
             job.addAll(List.of(probe.toString(), "exchange")); // messages, collectives: a job's usual profile
+            if (!sample) {
+                sample = keepSample(ctx, job, dir.resolve("sample"));
+            }
             List<String> run = new ArrayList<>(List.of("run", "--tools", "profile", "--output", out.toString(), "--"));
             run.addAll(job);
             steps.add(run);
@@ -54,6 +65,45 @@ final class LauncherTraining {
             }
         }
         removeTree(dir);
+    }
+
+    /**
+     * Runs {@code job} with the profile tool as {@code jpmpi run} starts it, into {@code out}, and puts its
+     * ranks' dumps (ranks/) and call-site tables (sites/) in place as the launcher's sample, replacing the
+     * one there; whether it did.
+     */
+    private static boolean keepSample(Context ctx, List<String> job, Path out) {
+        try {
+            Job planned = Job.plan(ctx.layout(), new Job.Request(job, "profile", out, Optional.empty(), true), ctx.env());
+            Map<String, String> env = new LinkedHashMap<>(planned.launcherEnv());
+            env.putAll(AsRoot.allowance(ctx, planned.launcher().kind()));
+            Files.createDirectories(out);
+            Path logs = out.resolveSibling(out.getFileName() + "-output");
+            Files.createDirectories(logs);
+            int rc = Processes.runToFiles(planned.command(), env, logs.resolve("stdout"), logs.resolve("stderr"), logs,
+                    120);
+            if (rc != 0 || !RankDumps.present(out)) {
+                return false;
+            }
+            Path sample = ctx.layout().launcherSample();
+            if (Files.exists(sample)) {
+                removeTree(sample);
+            }
+            for (String sub : List.of("ranks", "sites")) { // the dumps, the call sites' tables
+                if (!Files.isDirectory(out.resolve(sub))) {
+                    continue;
+                }
+                Files.createDirectories(sample.resolve(sub));
+                try (var files = Files.list(out.resolve(sub))) {
+                    for (Path f : files.filter(Files::isRegularFile).toList()) {
+                        Files.copy(f, sample.resolve(sub).resolve(f.getFileName()));
+                    }
+                }
+            }
+            return true;
+        } catch (JpmpiException | IOException | RuntimeException e) {
+            return false; // no sample: no warm-up
+        }
     }
 
     private static void removeTree(Path dir) throws IOException {

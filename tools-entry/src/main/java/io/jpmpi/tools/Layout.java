@@ -113,6 +113,14 @@ public record Layout(Path home) {
         return appDir().resolve(InstallLayout.launcherAotCache(major));
     }
 
+    /**
+     * The ranks' dumps of a small job (ranks/), made with the launcher's AOT cache by its training: what
+     * {@link Warmup} merges while a job runs.
+     */
+    public Path launcherSample() {
+        return appDir().resolve("jpmpi-launcher-sample");
+    }
+
     /** The Java level doctor's smoke run goes through. */
     public Path probeJar() {
         return appDir().resolve("jpmpi-probe.jar");

@@ -47,9 +47,20 @@ public final class Processes {
      */
     public static int runForeground(List<String> command, Map<String, String> extraEnv, Runnable after,
                                     boolean interruptFirst) throws JpmpiException {
+        return runForeground(command, extraEnv, after, interruptFirst, () -> { });
+    }
+
+    /**
+     * As {@link #runForeground(List, Map, Runnable, boolean)}, with {@code started} run once the command
+     * has started (not if it could not), before jpmpi waits for it.
+     */
+    public static int runForeground(List<String> command, Map<String, String> extraEnv, Runnable after,
+                                    boolean interruptFirst, Runnable started) throws JpmpiException {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().putAll(extraEnv);
-        return waitForwarding(start(pb, command), after, interruptFirst);
+        Process p = start(pb, command);
+        started.run();
+        return waitForwarding(p, after, interruptFirst);
     }
 
     /** Runs {@code command} with its output in files; at most {@code seconds}; returns its exit status or -1. */

@@ -61,24 +61,28 @@ final class ProfileOutput {
     }
 
     /**
-     * profile.json and both reports, as {@link ProfileWriter#writeAll}, with profile.json written on a
-     * thread of its own meanwhile: this is the time between the job's end and jpmpi's.
+     * profile.json and both reports, as {@link ProfileWriter#writeAll}, on two threads: this is the time
+     * between the job's end and jpmpi's, and the machine has a core the job has just left. report.txt
+     * (the larger part, the first time in a process) on a thread of its own; profile.json, then
+     * report.html on this one.
      */
     private static void writeAll(Profile p, Path dir) throws IOException {
+        Map<String, String> extra = Reports.extraSections(dir);
         Exception[] failed = new Exception[1];
-        Thread json = new Thread(() -> {
+        Thread text = new Thread(() -> {
             try {
-                ProfileWriter.writeProfile(p, dir);
+                Reports.writeText(p, dir, extra);
             } catch (IOException | RuntimeException e) {
                 failed[0] = e; // said by the caller, as if written here
             }
-        }, "jpmpi-profile-json");
-        json.start();
+        }, "jpmpi-report-text");
+        text.start();
         try {
-            ProfileWriter.writeReports(p, dir, true);
+            ProfileWriter.writeProfile(p, dir);
+            Reports.writeHtml(p, dir, extra);
         } finally {
             try {
-                json.join();
+                text.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -43,14 +43,35 @@ class CommandLineTest {
                 List.copyOf(JpmpiCommand.commandLine(ctx).getSubcommands().keySet()));
         JpmpiCommand.SUBCOMMANDS.forEach((name, cls) -> assertEquals(name, commandName(cls, ctx), cls::getName));
         // a command line starting with a subcommand's name builds that one only (the launcher's start);
-        // help, an unknown word or an option build them all
+        // help, an unknown word or an option build them all; the version alone none
         for (String first : JpmpiCommand.SUBCOMMANDS.keySet()) {
             var subs = JpmpiCommand.commandLine(ctx, first).getSubcommands().keySet();
             assertEquals(first.equals("help") ? JpmpiCommand.SUBCOMMANDS.keySet() : java.util.Set.of(first), subs, first);
         }
-        for (String first : List.of("", "--help", "rnu", "-V")) {
+        for (String first : List.of("", "--help", "rnu", "-h")) {
             assertEquals(JpmpiCommand.SUBCOMMANDS.keySet(), JpmpiCommand.commandLine(ctx, first).getSubcommands().keySet(), first);
         }
+        for (List<String> words : List.of(List.of("-V"), List.of("--version"), List.of("-V", "--version"))) {
+            assertEquals(java.util.Set.of(), JpmpiCommand.commandLine(ctx, words.toArray(String[]::new)).getSubcommands()
+                    .keySet(), words::toString);
+        }
+        for (List<String> words : List.of(List.of("-V", "run"), List.of("-V", "--help"), List.of("-V", "-x"))) {
+            assertEquals(JpmpiCommand.SUBCOMMANDS.keySet(), JpmpiCommand.commandLine(ctx, words.toArray(String[]::new))
+                    .getSubcommands().keySet(), words::toString);
+        }
+    }
+
+    @Test
+    void theVersionMadeWithoutAnySubcommandIsTheSameAsWithThemAll() {
+        Cli alone = Cli.run("--version");
+        assertEquals(0, alone.exit(), alone::describe);
+        assertTrue(alone.out().startsWith("jpmpi "), alone::describe);
+        assertTrue(alone.out().contains("built for: "), alone::describe);
+        // -V with a word after it builds every subcommand: the same lines, the same status
+        Cli withRun = Cli.run("-V", "run");
+        assertEquals(alone.exit(), withRun.exit(), withRun::describe);
+        assertEquals(alone.out(), withRun.out(), withRun::describe);
+        assertEquals(alone.out(), Cli.run("-V").out());
     }
 
     /** The name a subcommand's class gives itself: its model's (JpmpiCommand.Modelled), else its annotation's. */

@@ -287,9 +287,29 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
     /** An unsigned 64-bit count, which must be below 2^63 (a long). */
     private static long count(ByteBuffer b, int at, String field) {
+        return count(b, at, field, "");
+    }
+
+    /*
+     * The field's name in parts, joined only for the message: a dump has tens of thousands of counts,
+     * and making each one's name up front was most of the merge's time after a job (benchmarks/README.md,
+     * "launcher/").
+     */
+
+    /** {@link #count(ByteBuffer, int, String)} of the field named {@code head + tail}. */
+    private static long count(ByteBuffer b, int at, String head, String tail) {
         long v = b.getLong(at);
         if (v < 0) {
-            throw bad(at, field, Long.toUnsignedString(v) + " is more than 2^63-1");
+            throw bad(at, head + tail, Long.toUnsignedString(v) + " is more than 2^63-1");
+        }
+        return v;
+    }
+
+    /** {@link #count(ByteBuffer, int, String)} of the field named {@code head + middle + k + tail}. */
+    private static long count(ByteBuffer b, int at, String head, String middle, int k, String tail) {
+        long v = b.getLong(at);
+        if (v < 0) {
+            throw bad(at, head + middle + k + tail, Long.toUnsignedString(v) + " is more than 2^63-1");
         }
         return v;
     }
@@ -317,8 +337,8 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             int at = b.position();
             long[] s = stats[f];
             for (int k = 0; k < STATS; k++) {
-                s[k] = count(b, at + 8 * k, names[f] + " " + STAT_NAMES[k]);
-                totals[k] = sum(totals[k], s[k], at + 8 * k, "all functions' " + STAT_NAMES[k]);
+                s[k] = count(b, at + 8 * k, names[f], STAT_FIELDS[k]);
+                totals[k] = sum(totals[k], s[k], at + 8 * k, "all functions' ", STAT_NAMES[k]);
             }
             b.position(at + STATS * 8);
             check(h, names[f], at, s);
@@ -332,6 +352,9 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
     private static final String[] STAT_NAMES = {"calls", "ticks", "shortest call", "longest call", "bytes sent",
         "bytes received"};
+    /** The same after a space: the fields of a function's figures are "NAME calls" and so on. */
+    private static final String[] STAT_FIELDS = {" calls", " ticks", " shortest call", " longest call",
+        " bytes sent", " bytes received"};
 
     /** One function's figures agree with each other. */
     private static void check(Header h, String name, int at, long[] s) {
@@ -368,7 +391,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
                 continue;
             }
             int at = b.position();
-            timed[f] = count(b, at, names[f] + " calls timed");
+            timed[f] = count(b, at, names[f], " calls timed");
             if (timed[f] > stats[f][CALLS]) {
                 throw bad(at, names[f] + " calls timed", timed[f] + " is more than its " + stats[f][CALLS] + " calls");
             }
@@ -393,9 +416,9 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
             long total = 0;
             for (int k = 0; k < h.nbuckets; k++) {
                 int at = b.position();
-                hist[f][k] = count(b, at, names[f] + " size bucket " + k);
+                hist[f][k] = count(b, at, names[f], " size bucket ", k, "");
                 b.position(at + 8);
-                total = sum(total, hist[f][k], at, names[f] + " size buckets");
+                total = sum(total, hist[f][k], at, names[f], " size buckets");
                 if (total > stats[f][CALLS]) {
                     throw bad(at, names[f] + " size bucket " + k, "more calls in the size buckets than the "
                             + stats[f][CALLS] + " calls");
@@ -410,8 +433,8 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         long[] totals = new long[2];
         for (int r = 0; r < messages.length; r++) {
             int at = b.position();
-            messages[r] = count(b, at, "messages to rank " + r);
-            bytes[r] = count(b, at + 8, "bytes to rank " + r);
+            messages[r] = count(b, at, "", "messages to rank ", r, "");
+            bytes[r] = count(b, at + 8, "", "bytes to rank ", r, "");
             b.position(at + 16);
             totals[0] = sum(totals[0], messages[r], at, "messages to all ranks");
             totals[1] = sum(totals[1], bytes[r], at + 8, "bytes to all ranks");
@@ -470,21 +493,21 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
                 throw bad(r, "detail record " + i, names[f] + " was never called");
             }
             last = f;
-            buffer[f] = count(b, r + 8, names[f] + " buffer bytes");
+            buffer[f] = count(b, r + 8, names[f], " buffer bytes");
             int o = r + 16;
             long time = 0;
             for (int k = 0; k < h.nbuckets; k++, o += 8) {
-                sizeTicks[f][k] = count(b, o, names[f] + " size bucket " + k + " ticks");
-                time = sum(time, sizeTicks[f][k], o, names[f] + " ticks by size");
+                sizeTicks[f][k] = count(b, o, names[f], " size bucket ", k, " ticks");
+                time = sum(time, sizeTicks[f][k], o, names[f], " ticks by size");
             }
             long calls = 0;
             long ctime = 0;
             for (int k = 0; k < COMM_BUCKETS; k++) {
-                commCalls[f][k] = count(b, o + 8 * k, names[f] + " communicator-size bucket " + k + " calls");
-                calls = sum(calls, commCalls[f][k], o + 8L * k, names[f] + " calls by communicator size");
+                commCalls[f][k] = count(b, o + 8 * k, names[f], " communicator-size bucket ", k, " calls");
+                calls = sum(calls, commCalls[f][k], o + 8L * k, names[f], " calls by communicator size");
                 int t = o + 8 * COMM_BUCKETS + 8 * k;
-                commTicks[f][k] = count(b, t, names[f] + " communicator-size bucket " + k + " ticks");
-                ctime = sum(ctime, commTicks[f][k], t, names[f] + " ticks by communicator size");
+                commTicks[f][k] = count(b, t, names[f], " communicator-size bucket ", k, " ticks");
+                ctime = sum(ctime, commTicks[f][k], t, names[f], " ticks by communicator size");
             }
             if (time > stats[f][TICKS] || ctime > stats[f][TICKS]) {
                 throw bad(r + 16, names[f] + (time > stats[f][TICKS] ? " ticks by size" : " ticks by communicator size"),
@@ -501,10 +524,15 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
 
     /** {@code a + v}, which must stay below 2^63. */
     private static long sum(long a, long v, long at, String what) {
+        return sum(a, v, at, what, "");
+    }
+
+    /** {@link #sum(long, long, long, String)} of the figures named {@code head + tail}. */
+    private static long sum(long a, long v, long at, String head, String tail) {
         try {
             return Math.addExact(a, v);
         } catch (ArithmeticException e) {
-            throw bad(at, what, "add up to more than 2^63-1");
+            throw bad(at, head + tail, "add up to more than 2^63-1");
         }
     }
 

@@ -212,6 +212,13 @@ class RankDumpsTest {
             b.putLong(Dumps.statAt(0, Snapshot.TICKS), b.getLong(Dumps.statAt(0, Snapshot.MAX)));
         });
         assertTrue(m.endsWith("(all functions' calls): add up to more than 2^63-1"), m);
+        // the names made of parts (function, bucket or rank number) only when a message needs them
+        int bucket = Dumps.bucketAt(5, 3);
+        assertEquals("offset " + bucket + " (MPI_Comm_rank size bucket 3): 18446744073709551615 is more than 2^63-1",
+                refused("rank-1.bin", b -> b.putLong(bucket, -1)));
+        int messages = Dumps.matrixAt(3, 0);
+        assertEquals("offset " + messages + " (messages to rank 3): 18446744073709551615 is more than 2^63-1",
+                refused("rank-1.bin", b -> b.putLong(messages, -1)));
     }
 
     @Test

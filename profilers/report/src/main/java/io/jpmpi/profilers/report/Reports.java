@@ -25,17 +25,32 @@ public final class Reports {
      */
     public static String writeReports(Profile p, Path dir, boolean html) throws IOException {
         java.util.Map<String, String> extra = extraSections(dir);
+        String text = writeText(p, dir, extra);
+        if (html) {
+            writeHtml(p, dir, extra);
+        }
+        return text;
+    }
+
+    /**
+     * Writes {@value #TEXT} into {@code dir}, atomically, with {@code extra} ({@link #extraSections}) at
+     * its end; returns it. With {@link #writeHtml}, what {@link #writeReports} does, in two parts that
+     * may run at the same time (the launcher after a job).
+     */
+    public static String writeText(Profile p, Path dir, java.util.Map<String, String> extra) throws IOException {
         StringBuilder all = new StringBuilder(TextReport.render(p));
         for (var e : extra.entrySet()) {
             all.append('\n').append(e.getValue());
         }
         String text = all.toString();
         AtomicFile.write(dir.resolve(TEXT), w -> w.write(text));
-        if (html) {
-            String page = HtmlReport.render(p, extra);
-            AtomicFile.write(dir.resolve(HTML), w -> w.write(page));
-        }
         return text;
+    }
+
+    /** Writes {@value #HTML} into {@code dir}, atomically, with {@code extra} ({@link #extraSections}). */
+    public static void writeHtml(Profile p, Path dir, java.util.Map<String, String> extra) throws IOException {
+        String page = HtmlReport.render(p, extra);
+        AtomicFile.write(dir.resolve(HTML), w -> w.write(page));
     }
 
     /** Reports of other jpmpi tools found beside the profile, included at the end: file name → section title. */
@@ -60,7 +75,8 @@ public final class Reports {
         return true;
     }
 
-    static java.util.Map<String, String> extraSections(Path dir) throws IOException {
+    /** The reports of other tools in {@code dir} ({@link #EXTRA_FILES}): section title → text, by title. */
+    public static java.util.Map<String, String> extraSections(Path dir) throws IOException {
         java.util.Map<String, String> out = new java.util.TreeMap<>();
         for (var e : EXTRA_FILES.entrySet()) {
             Path f = dir.resolve(e.getKey());
