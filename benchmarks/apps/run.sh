@@ -2,7 +2,8 @@
 # Real MPI applications from Debian packages, the whole job's wall time plain and through jpmpi
 # (issue 26):
 #   benchmarks/apps/run.sh [ROUNDS] [NP...]          (default: 5 rounds, 2 ranks; e.g. 5 2 8)
-# Applications (APPS, default "hpcc lammps elk"; all three are Debian's Open MPI builds):
+# Applications (APPS, default "hpcc lammps elk"; all three are Debian's Open MPI builds); the tool
+# lists (TOOLS, default "accounting profile profile+java"):
 #   hpcc    HPC Challenge, whose MPIRandomAccess polls with MPI_Testany (HPCC_N, the matrix order)
 #   lammps  LAMMPS, a Lennard-Jones melt (LAMMPS_CELLS^3 fcc cells, LAMMPS_STEPS steps)
 #   elk     Elk, the ground state of aluminium (ELK_K^3 k-points shared between the ranks)
@@ -57,7 +58,7 @@ configs=(plain)
 for t in "${trees[@]}"; do
     p=""
     [[ "$t" == A ]] || p="$t:"
-    configs+=("${p}accounting" "${p}profile" "${p}profile+java")
+    for c in ${TOOLS:-accounting profile profile+java}; do configs+=("$p$c"); done
 done
 
 # job APP NP DIR: fills the array `job` with the application's command on NP ranks, run in DIR
