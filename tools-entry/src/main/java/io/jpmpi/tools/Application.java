@@ -16,8 +16,10 @@ import java.util.Optional;
  *
  * <p>The launcher's grammar says which word is the program (option values such as {@code -np 4},
  * {@code --mca plm_rsh_agent ./agent} or {@code -launcher-exec ./agent} are not, whatever they name). Its
- * libraries come from {@code ldd} (the dynamic loader's own answer, dependencies of dependencies
- * included, so a Fortran program's libmpi_mpifh brings libmpi along).
+ * MPI is the one whose library it needs itself (its ELF headers' DT_NEEDED, {@link ElfFile}: what mpicc
+ * links); otherwise its libraries come from its dynamic loader's {@code --list}, as {@code ldd} prints
+ * them (the loader's own answer, dependencies of dependencies included, so a Fortran program's
+ * libmpi_mpifh brings libmpi along). The libraries are then the direct ones, or the loader's list.
  */
 public record Application(Path path, Kind kind, List<String> libraries, Optional<MpiImpl> impl,
                           Optional<String> loadsMpi) {
@@ -90,14 +92,25 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
     /** Inspects {@code path} now. */
     static Application inspectNow(Path path) throws JpmpiException {
         byte[] magic = new byte[4];
+        Optional<ElfFile> elf;
         try (InputStream in = Files.newInputStream(path)) {
             if (in.readNBytes(magic, 0, 4) < 4 || !Arrays.equals(magic, new byte[] {0x7f, 'E', 'L', 'F'})) {
                 return new Application(path, Kind.SCRIPT, List.of(), Optional.empty());
             }
+            elf = ElfFile.read(path);
         } catch (IOException e) {
             throw new JpmpiException(ExitCode.NOT_MPI, "cannot read the application " + path + ": " + e.getMessage());
         }
-        String out = ldd(path);
+        // A program that needs its MPI library itself (what mpicc links): known without the loader.
+        if (elf.isPresent() && elf.get().interpreter().isPresent()) {
+            for (String lib : elf.get().needed()) {
+                Optional<MpiImpl> impl = MpiImpl.bySoname(lib);
+                if (impl.isPresent()) {
+                    return new Application(path, Kind.DYNAMIC, elf.get().needed(), impl);
+                }
+            }
+        }
+        String out = listLibraries(path, elf.flatMap(ElfFile::interpreter));
         if (out.contains("not a dynamic executable") || out.contains("statically linked")) {
             return new Application(path, Kind.STATIC, List.of(), Optional.empty());
         }
@@ -148,7 +161,24 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
         return libraries.stream().filter(l -> l.startsWith("libmpi") && MpiImpl.bySoname(l).isEmpty()).findFirst();
     }
 
-    private static String ldd(Path path) throws JpmpiException {
+    /**
+     * The libraries the dynamic loader would load for {@code path}, as {@code ldd} prints them. Asked of
+     * the program's own loader ({@code interpreter}, a file named as glibc names its loaders) with
+     * {@code --list}, which is what the {@code ldd} script runs in the end, after a shell's start and
+     * two more runs of the loader (~10 ms on the way every job takes: benchmarks/README.md,
+     * "launcher/"); {@code ldd} itself where the program names no loader that is there (a static
+     * program, another ABI's).
+     */
+    private static String listLibraries(Path path, Optional<String> interpreter) throws JpmpiException {
+        Optional<Path> loader = interpreter.filter(i -> i.startsWith("/")).map(Path::of)
+                .filter(l -> l.getFileName().toString().matches("ld(-linux[-\\w]*|64)\\.so\\.[\\d.]+"))
+                .filter(Files::isExecutable);
+        if (loader.isPresent()) {
+            String out = Processes.capture(List.of(loader.get().toString(), "--list", path.toString()));
+            if (out.contains(" => ") || out.contains(loader.get().getFileName().toString())) {
+                return out;
+            }
+        }
         return Processes.capture(List.of("ldd", path.toString()));
     }
 }

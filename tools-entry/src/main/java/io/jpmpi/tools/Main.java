@@ -6,7 +6,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(Context.ofProcess(), args));
+        Context ctx = Context.ofProcess();
+        Exit.exit(ctx, execute(ctx, args));
     }
 
     /**

@@ -130,7 +130,7 @@ public final class Processes {
                 Thread.currentThread().interrupt();
             }
         }, "jpmpi-forward-signal");
-        Runtime.getRuntime().addShutdownHook(hook);
+        Exit.addHook(hook);
         int rc;
         try {
             rc = p.waitFor();
@@ -144,11 +144,8 @@ public final class Processes {
         } finally {
             finished.countDown();
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // jpmpi is being stopped: the hook has waited for what came after the job
-        }
+        // false when jpmpi is being stopped: the hook has waited for what came after the job
+        Exit.removeHook(hook);
         return rc;
     }
 

@@ -1,10 +1,12 @@
 package io.jpmpi.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.testsupport.MpiRun.Impl;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
@@ -50,6 +52,19 @@ class AheadTest {
         Files.setLastModifiedTime(program, FileTime.fromMillis(Files.getLastModifiedTime(program).toMillis() - 60_000));
         assertEquals(Optional.empty(), Ahead.take(program));
         assertEquals(MpiImpl.MPICH, Application.inspect(program).impl().orElseThrow());
+    }
+
+    /** The run's take may come before the thread has inspected what it listed: it waits, every time. */
+    @Test
+    void aTakeRightAfterTheStartGetsTheInspection() {
+        Path program = Path.of(Impl.OPENMPI.file("pingpong"));
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            for (int k = 0; k < 20; k++) {
+                Ahead.start(new String[] {"run", "--", "mpirun.openmpi", "-np", "2", program.toString()}, ENV);
+                assertEquals(Optional.of(MpiImpl.OPENMPI), Ahead.take(program).flatMap(Application::impl), "round " + k);
+                Ahead.clear();
+            }
+        });
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.jpmpi.tools.accounting;
 
 import io.jpmpi.profilers.accounting.AccountingRecord;
 import io.jpmpi.tools.Context;
+import io.jpmpi.tools.Exit;
 import io.jpmpi.tools.ExitCode;
 import io.jpmpi.tools.JpmpiException;
 import java.io.IOException;
@@ -77,7 +78,7 @@ public final class CollectCommand implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Exit.addHook(new Thread(() -> {
             try {
                 server.close();
                 Files.deleteIfExists(socket);
