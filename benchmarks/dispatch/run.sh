@@ -27,7 +27,8 @@ esac
 # of main's) alone, under DIR/$impl/libmpiprofilesupport.so if there, beside "profile-c" (this tree's recorder
 # alone, call sites on as by default), "profile-c-nosites" (JPMPI_PROFILE_SITES=off) and "profile-c-exact"
 # (JPMPI_PROFILE_TIMING=all); "profile-base-exact": the base recorder with JPMPI_PROFILE_TIMING=all,
-# beside "profile-c-exact".
+# beside "profile-c-exact"; "dispatcher-0-levels-base" and "dispatcher-1-level-base": DIR's dispatcher with
+# no level and with the no-op C level, beside "dispatcher-0-levels" and "dispatcher-1-level".
 want() { [[ -z "${JPMPI_BENCH_CONFIGS:-}" || " $JPMPI_BENCH_CONFIGS " == *" $1 "* ]]; }
 out=$(mktemp)
 profile_out=$(mktemp -d)
@@ -44,6 +45,17 @@ for ((i = 1; i <= runs; i++)); do
     fi
     if want "dispatcher-1-level"; then
         cmd=("$b/percall" "dispatcher-1-level" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
+    fi
+    # the same two with the base tree's dispatcher (JPMPI_BENCH_BASE_RECORDER=DIR: DIR/$impl/libmpiprofilesupport.so)
+    if [[ -f "${JPMPI_BENCH_BASE_RECORDER:-/nonexistent}/$impl/libmpiprofilesupport.so" ]]; then
+        base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
+        if want "dispatcher-0-levels-base"; then
+            cmd=("$b/percall" "dispatcher-0-levels-base" "$calls" "$rounds"); launch "LD_PRELOAD=$base_lib" >>"$out"
+        fi
+        if want "dispatcher-1-level-base"; then
+            cmd=("$b/percall" "dispatcher-1-level-base" "$calls" "$rounds")
+            launch "LD_PRELOAD=$base_lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
+        fi
     fi
     if want "dispatcher-4-levels"; then
         cmd=("$b/percall" "dispatcher-4-levels" "$calls" "$rounds")
