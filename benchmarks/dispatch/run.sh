@@ -30,6 +30,11 @@ esac
 # beside "profile-c-exact"; "dispatcher-0-levels-base" and "dispatcher-1-level-base": DIR's dispatcher with
 # no level and with the no-op C level, beside "dispatcher-0-levels" and "dispatcher-1-level".
 want() { [[ -z "${JPMPI_BENCH_CONFIGS:-}" || " $JPMPI_BENCH_CONFIGS " == *" $1 "* ]]; }
+# the base tree's dispatcher: DIR/$impl/libmpiprofilesupport.so if there (else the base recorder runs under this one)
+base_lib=""
+if [[ -n "${JPMPI_BENCH_BASE_RECORDER:-}" && -f "$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so" ]]; then
+    base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
+fi
 out=$(mktemp)
 profile_out=$(mktemp -d)
 trap 'rm -rf "$out" "$out.err" "$profile_out"' EXIT
@@ -46,9 +51,8 @@ for ((i = 1; i <= runs; i++)); do
     if want "dispatcher-1-level"; then
         cmd=("$b/percall" "dispatcher-1-level" "$calls" "$rounds"); launch "LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so" >>"$out"
     fi
-    # the same two with the base tree's dispatcher (JPMPI_BENCH_BASE_RECORDER=DIR: DIR/$impl/libmpiprofilesupport.so)
-    if [[ -f "${JPMPI_BENCH_BASE_RECORDER:-/nonexistent}/$impl/libmpiprofilesupport.so" ]]; then
-        base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
+    # the same two with the base tree's dispatcher
+    if [[ -n "$base_lib" ]]; then
         if want "dispatcher-0-levels-base"; then
             cmd=("$b/percall" "dispatcher-0-levels-base" "$calls" "$rounds"); launch "LD_PRELOAD=$base_lib" >>"$out"
         fi
@@ -86,17 +90,13 @@ for ((i = 1; i <= runs; i++)); do
             "JPMPI_PROFILE_SITES=off" >>"$out"
     fi
     if [[ -n "${JPMPI_BENCH_BASE_RECORDER:-}" ]] && want profile-base; then
-        base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
-        [[ -f "$base_lib" ]] || base_lib=$lib
         cmd=("$b/percall" "profile-base" "$calls" "$rounds")
-        launch "LD_PRELOAD=$base_lib" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
+        launch "LD_PRELOAD=${base_lib:-$lib}" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
             "JPMPI_OUTPUT_DIR=$profile_out" >>"$out"
     fi
     if [[ -n "${JPMPI_BENCH_BASE_RECORDER:-}" ]] && want profile-base-exact; then
-        base_lib="$JPMPI_BENCH_BASE_RECORDER/$impl/libmpiprofilesupport.so"
-        [[ -f "$base_lib" ]] || base_lib=$lib
         cmd=("$b/percall" "profile-base-exact" "$calls" "$rounds")
-        launch "LD_PRELOAD=$base_lib" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
+        launch "LD_PRELOAD=${base_lib:-$lib}" "JPMPI_TOOLS_ENTRY=$JPMPI_BENCH_BASE_RECORDER/$impl/libjpmpi-profile.so" \
             "JPMPI_OUTPUT_DIR=$profile_out" "JPMPI_PROFILE_TIMING=all" >>"$out"
     fi
     # jpmpi's accounting tool as --tools accounting lists it: a C level that only has MPI_Init* and

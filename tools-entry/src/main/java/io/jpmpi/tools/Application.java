@@ -2,9 +2,11 @@ package io.jpmpi.tools;
 
 import io.jpmpi.platform.LauncherGrammar;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -91,13 +93,16 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
 
     /** Inspects {@code path} now. */
     static Application inspectNow(Path path) throws JpmpiException {
-        byte[] magic = new byte[4];
         Optional<ElfFile> elf;
-        try (InputStream in = Files.newInputStream(path)) {
-            if (in.readNBytes(magic, 0, 4) < 4 || !Arrays.equals(magic, new byte[] {0x7f, 'E', 'L', 'F'})) {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteBuffer magic = ByteBuffer.allocate(4);
+            while (magic.hasRemaining() && ch.read(magic, magic.position()) > 0) {
+                // (a short read: the rest)
+            }
+            if (!Arrays.equals(magic.array(), new byte[] {0x7f, 'E', 'L', 'F'})) {
                 return new Application(path, Kind.SCRIPT, List.of(), Optional.empty());
             }
-            elf = ElfFile.read(path);
+            elf = ElfFile.read(ch);
         } catch (IOException e) {
             throw new JpmpiException(ExitCode.NOT_MPI, "cannot read the application " + path + ": " + e.getMessage());
         }

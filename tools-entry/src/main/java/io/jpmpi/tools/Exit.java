@@ -5,10 +5,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * How the launcher's process ends. {@code System.exit} asks for the {@code java.lang.Runtime} system
  * logger first (it logs exits at level DEBUG since JDK 21), and finding the logger's provider reads
- * every jar of the class path for a service file: ~20 ms on every command, all of them from jars the
- * AOT cache had made unnecessary (benchmarks/README.md, "launcher/"). The launcher's own shutdown
- * hooks are registered here; while none is, the process ends with {@code Runtime.halt} after its
- * output is flushed, which is what {@code System.exit} would have done after the hooks.
+ * every jar of the class path for a service file, on every command: jars the AOT cache had made
+ * unnecessary (with picocli's Groovy lookup, off in jvm.options, {@code jpmpi --version} 95 -> 77 ms:
+ * benchmarks/README.md, "The sixth session"). The launcher's own shutdown hooks are registered here;
+ * while none is, the process ends with {@code Runtime.halt} after its output is flushed, which is
+ * what {@code System.exit} would have done after the hooks.
  */
 public final class Exit {
     private static final AtomicInteger HOOKS = new AtomicInteger();
@@ -22,18 +23,14 @@ public final class Exit {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    /**
-     * Removes a hook {@link #addHook} registered; false (and the hook is kept) when the JVM is shutting
-     * down already.
-     */
-    public static boolean removeHook(Thread hook) {
+    /** Removes a hook {@link #addHook} registered; kept when the JVM is shutting down already. */
+    public static void removeHook(Thread hook) {
         try {
             if (Runtime.getRuntime().removeShutdownHook(hook)) {
                 HOOKS.decrementAndGet();
             }
-            return true;
         } catch (IllegalStateException shuttingDown) {
-            return false;
+            // the hook runs (or has run): the JVM ends through it
         }
     }
 

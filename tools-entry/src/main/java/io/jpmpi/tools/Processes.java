@@ -144,7 +144,7 @@ public final class Processes {
         } finally {
             finished.countDown();
         }
-        // false when jpmpi is being stopped: the hook has waited for what came after the job
+        // (kept when jpmpi is being stopped: the hook has waited for what came after the job)
         Exit.removeHook(hook);
         return rc;
     }
