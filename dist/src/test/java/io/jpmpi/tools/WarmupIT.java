@@ -27,8 +27,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (the ranks' dumps the launcher's AOT training kept), the warm-up goes through it without changing it,
  * and a real job's dumps (pingpong, 2 ranks, the profile tool's recorder started as jpmpi run starts it)
  * become the very same profile.json, report.txt and report.html, byte for byte, and no other file,
- * whether merged without a warm-up, after one, or while one runs; {@code JPMPI_LAUNCHER_WARMUP=off}
- * starts none.
+ * whether merged without a warm-up, after one, while one runs, or early ({@link EarlyMerge}: the
+ * dumps arriving as rank 0 writes them, merged by the warm-up's thread before the "job" ends); an
+ * early merge is not taken when a file changed after it, nor made of an earlier job's dumps;
+ * {@code JPMPI_LAUNCHER_WARMUP=off} starts none.
  */
 class WarmupIT {
     @ParameterizedTest(name = "{0}")
@@ -84,6 +86,49 @@ class WarmupIT {
         running.stop();
         assertEquals(expected, contents(during));
 
+        // the early merge: the dumps come into the output directory while the warm-up's thread watches it,
+        // as rank 0 writes them (each file renamed into place; finalize-0.txt last)
+        Path early = Files.createDirectory(dir.resolve("early"));
+        Warmup watching = Warmup.start(ctx, early).orElseThrow();
+        arrive(dumps, early);
+        Optional<io.jpmpi.profilers.report.Profile> merged = Optional.empty();
+        for (int i = 0; i < 1200 && merged.isEmpty(); i++) {
+            Thread.sleep(100);
+            merged = watching.earlyForTests();
+        }
+        assertTrue(merged.isPresent(), "no early merge of " + early);
+        watching.stop();
+        Optional<io.jpmpi.profilers.report.Profile> taken = watching.merged();
+        assertTrue(taken.isPresent(), "the early merge was not taken, the files unchanged");
+        ProfileOutput.finish(ctx, early, run, taken);
+        assertEquals(expected, contents(early));
+
+        // a file changed after the early merge: it is not taken (the launcher merges again)
+        Path changed = Files.createDirectory(dir.resolve("changed"));
+        Warmup second = Warmup.start(ctx, changed).orElseThrow();
+        arrive(dumps, changed);
+        for (int i = 0; i < 1200 && second.earlyForTests().isEmpty(); i++) {
+            Thread.sleep(100);
+        }
+        assertTrue(second.earlyForTests().isPresent(), "no early merge of " + changed);
+        Path table = changed.resolve("sites/rank-1.tsv");
+        Files.writeString(table, Files.readString(table));
+        Files.setLastModifiedTime(table, java.nio.file.attribute.FileTime.fromMillis(1000));
+        second.stop();
+        assertTrue(second.merged().isEmpty(), "an early merge taken after " + table + " changed");
+        ProfileOutput.finish(ctx, changed, run, Optional.empty());
+        assertEquals(expected, contents(changed));
+
+        // an earlier job's complete dumps in the directory are not this job's: no early merge of them
+        Path stale = copy(dumps, dir.resolve("stale"));
+        Warmup third = Warmup.start(ctx, stale).orElseThrow();
+        for (int i = 0; i < 1200 && !third.done(); i++) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(2 * EarlyMerge.LOOK_EVERY_MS);
+        third.stop();
+        assertTrue(third.merged().isEmpty(), "an earlier job's dumps merged early");
+
         assertEquals(sampleBefore, contents(sample), "the warm-up changed its sample");
         Map<String, String> off = new HashMap<>(env);
         off.put("JPMPI_LAUNCHER_WARMUP", "off");
@@ -99,6 +144,30 @@ class WarmupIT {
             }
         }
         return m;
+    }
+
+    /**
+     * The files of {@code from} put into {@code to} as the ranks put them: the call-site tables, run-0.txt,
+     * the dumps from rank 0 up, then finalize-0.txt; each written beside its place and renamed into it.
+     */
+    private static void arrive(Path from, Path to) throws IOException, InterruptedException {
+        List<String> order = new ArrayList<>();
+        try (var sites = Files.list(from.resolve("sites"))) {
+            sites.map(f -> "sites/" + f.getFileName()).sorted().forEach(order::add);
+        }
+        order.add("ranks/run-0.txt");
+        for (int r = 0; Files.exists(from.resolve("ranks/rank-" + r + ".bin")); r++) {
+            order.add("ranks/rank-" + r + ".bin");
+        }
+        order.add("ranks/finalize-0.txt");
+        for (String name : order) {
+            Path t = to.resolve(name);
+            Files.createDirectories(t.getParent());
+            Path tmp = t.resolveSibling("." + t.getFileName() + ".tmp");
+            Files.copy(from.resolve(name), tmp);
+            Files.move(tmp, t, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Thread.sleep(20);
+        }
     }
 
     private static Path copy(Path from, Path to) throws IOException {

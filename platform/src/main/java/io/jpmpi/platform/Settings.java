@@ -165,9 +165,11 @@ public final class Settings {
                         + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
                         + " the profile tool's recorder is listed too (every call counted and timed).", null));
         s.add(new Setting("LAUNCHER", "WARMUP", Reader.LAUNCHER, "on",
-                "off: jpmpi run does not run its after-job code on a sample while the job runs (on: on idle CPU"
-                        + " only, into memory, so that merging the ranks' dumps and the reports take less time"
-                        + " after the job; for comparisons).", null));
+                "off: jpmpi run does not run its after-job code on a sample while the job runs, nor merge the"
+                        + " ranks' dumps before its launcher has ended (on: on idle CPU only; the sample into memory,"
+                        + " and the job's dumps as soon as rank 0 has written them, used only if they are unchanged"
+                        + " when the job has ended; so that merging the ranks' dumps and the reports take less"
+                        + " time after the job; for comparisons).", null));
         // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
         String[][] site = {
             {"TOOLS", "on", "off: the job opts out of the site's tools where the site allows it (site.conf's"

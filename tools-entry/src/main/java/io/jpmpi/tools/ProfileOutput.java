@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** What the launcher does with the profile tool's output directory once the job has ended. */
@@ -29,12 +30,17 @@ final class ProfileOutput {
      * time) goes into the profile's header.
      */
     static void finish(Context ctx, Path dir, ProfileDetails.Run run) {
-        finishOne(ctx, dir, "profile", run);
+        finish(ctx, dir, run, Optional.empty());
+    }
+
+    /** The same with the profile {@link EarlyMerge} made of {@code dir}'s dumps, if it has one. */
+    static void finish(Context ctx, Path dir, ProfileDetails.Run run, Optional<Profile> early) {
+        finishOne(ctx, dir, "profile", run, early);
         // jobs the job started with MPI_Comm_spawn: each in a directory of its own inside (PROFILE.md)
         try (var subs = Files.list(dir)) {
             for (Path sub : subs.filter(p -> Files.isDirectory(p) && p.getFileName().toString().startsWith("spawned-"))
                     .sorted().toList()) {
-                finishOne(ctx, sub, "profile of a spawned job", run);
+                finishOne(ctx, sub, "profile of a spawned job", run, Optional.empty());
             }
         } catch (IOException e) {
             // no output directory (the job never started its ranks): finishOne said so
@@ -94,11 +100,11 @@ final class ProfileOutput {
         }
     }
 
-    private static void finishOne(Context ctx, Path dir, String what, ProfileDetails.Run run) {
+    private static void finishOne(Context ctx, Path dir, String what, ProfileDetails.Run run, Optional<Profile> early) {
         Path json = ProfileWriter.profileFile(dir);
         try {
             if (ProfileWriter.needsMerge(dir)) {
-                Profile merged = ProfileWriter.mergeDumps(dir);
+                Profile merged = early.isPresent() ? early.get() : ProfileWriter.mergeDumps(dir);
                 // the header's command line and settings, which only the launcher knows
                 Profile p = merged.withDetails(merged.details().withRun(run));
                 writeAll(p, dir);

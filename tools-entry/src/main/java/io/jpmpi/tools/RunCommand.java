@@ -112,18 +112,20 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
         launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
         String given = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
         long started = System.nanoTime();
-        // the after-job code run once on a sample while the job runs, at the lowest priority (Warmup)
+        // the after-job code run once on a sample while the job runs, at the lowest priority, then the
+        // job's own dumps merged as soon as rank 0 has written them (Warmup, EarlyMerge)
         List<Warmup> warm = new java.util.ArrayList<>(1);
         try {
             return Processes.runForeground(job.command(), launcherEnv, () -> {
                 warm.forEach(Warmup::stop);
                 if (dir != null && !removeIfEmpty(made, true)) {
                     Path at = dir.toAbsolutePath().normalize();
-                    ProfileOutput.finish(ctx, at, ProfileOutput.run(ctx, job, launcher, given, at, started));
+                    ProfileOutput.finish(ctx, at, ProfileOutput.run(ctx, job, launcher, given, at, started),
+                            warm.isEmpty() ? Optional.empty() : warm.getFirst().merged());
                 }
             }, job.launcher().kind() == Launcher.Kind.SLURM, () -> {
                 if (dir != null) {
-                    Warmup.start(ctx).ifPresent(warm::add);
+                    Warmup.start(ctx, dir.toAbsolutePath().normalize()).ifPresent(warm::add);
                 }
             });
         } catch (JpmpiException e) {

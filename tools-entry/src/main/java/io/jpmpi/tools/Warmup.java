@@ -27,13 +27,17 @@ import java.util.concurrent.TimeUnit;
  * ({@link #lowestPriority}), and does nothing if it cannot. It writes nothing anywhere,
  * starts after the job has, and is a daemon that stops at its next step once the job has ended
  * ({@link #stop}); what it made is dropped, so the job's own profile and reports are the same with
- * it or without it ({@code JPMPI_LAUNCHER_WARMUP=off}).
+ * it or without it ({@code JPMPI_LAUNCHER_WARMUP=off}). Then, given the job's output directory, the
+ * same thread merges the job's own dumps as soon as rank 0 has written them, while the job's launcher
+ * takes the job down ({@link EarlyMerge}; off with the warm-up).
  */
 final class Warmup {
     private volatile boolean over;
     private volatile boolean done;
+    private final EarlyMerge early;
 
-    private Warmup() {
+    private Warmup(EarlyMerge early) {
+        this.early = early;
     }
 
     /**
@@ -41,6 +45,14 @@ final class Warmup {
      * sample.
      */
     static Optional<Warmup> start(Context ctx) {
+        return start(ctx, null);
+    }
+
+    /**
+     * The same, then the early merge of the dumps of the job whose output directory is {@code dir}
+     * (absolute; none if null).
+     */
+    static Optional<Warmup> start(Context ctx, Path dir) {
         if (Settings.LAUNCHER_WARMUP.value(ctx.env()).filter("off"::equals).isPresent()) {
             return Optional.empty();
         }
@@ -48,7 +60,7 @@ final class Warmup {
         if (!RankDumps.present(sample)) {
             return Optional.empty();
         }
-        Warmup w = new Warmup();
+        Warmup w = new Warmup(dir == null ? null : new EarlyMerge(dir));
         Thread t = new Thread(() -> w.run(sample), "jpmpi-warmup");
         t.setDaemon(true);
         t.start();
@@ -58,6 +70,19 @@ final class Warmup {
     /** The job has ended: the warm-up stops before its next step. */
     void stop() {
         over = true;
+    }
+
+    /**
+     * After the job (after {@link #stop}): the profile of its dumps, merged while the launcher took the
+     * job down, if there is one and it still holds (EarlyMerge#take).
+     */
+    Optional<Profile> merged() {
+        return early == null ? Optional.empty() : early.take();
+    }
+
+    /** The early merge's profile so far, without ending anything (tests). */
+    Optional<Profile> earlyForTests() {
+        return early == null ? Optional.empty() : early.peek();
     }
 
     /** Whether the warm-up went through every step (tests). */
@@ -86,6 +111,9 @@ final class Warmup {
             done = true;
         } catch (IOException | RuntimeException e) {
             // a sample this launcher cannot read: no warm-up, nothing else changes
+        }
+        if (early != null && !over) {
+            early.watch();
         }
     }
 

@@ -87,6 +87,35 @@ public final class RankDumps {
     }
 
     /**
+     * Whether rank 0 has written every rank's figures of a job that ended with MPI_Finalize: its own
+     * dump says FINALIZE and the world size N, and the dumps of ranks 0 to N-1 are all there and, for
+     * N > 1, so is finalize-0.txt, which rank 0 writes after the last of them (rec_snapshot.c,
+     * jp_gather_dumps). The launcher asks this while the job's launcher is still taking the job down,
+     * to merge meanwhile; false for anything else (no dumps, a dump that does not read, another state,
+     * a rank missing). finalize-0.txt is looked at first: it is the last file, and this is asked again
+     * as each dump comes.
+     */
+    public static boolean finished(Path dir) {
+        Path ranks = dir.resolve("ranks");
+        boolean last = Files.isRegularFile(ranks.resolve(FINALIZE), LinkOption.NOFOLLOW_LINKS);
+        Snapshot.Head h;
+        try {
+            h = Snapshot.head(ranks.resolve("rank-0.bin"));
+        } catch (IOException e) {
+            return false;
+        }
+        if (h.rank() != 0 || h.state() != Snapshot.State.FINALIZE || (h.size() > 1) != last) {
+            return false;
+        }
+        for (int r = 1; r < h.size(); r++) {
+            if (!Files.isRegularFile(ranks.resolve("rank-" + r + ".bin"), LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Removes the dumps {@code dir/ranks/rank-R.bin} once a complete profile.json holds what they
      * held (the launcher, after merging them), and the ranks folder if nothing else is left in it.
      */

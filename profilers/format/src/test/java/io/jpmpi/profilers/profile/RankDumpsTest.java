@@ -80,6 +80,38 @@ class RankDumpsTest {
         assertEquals(p, ProfileJson.read(json));
     }
 
+    /**
+     * When rank 0 has written every rank's figures (RankDumps.finished, asked while the job ends): its
+     * own dump at FINALIZE, every rank's dump, and finalize-0.txt, which it writes last, for more
+     * than one rank; not before, and not for another state or a dump that does not read.
+     */
+    @Test
+    void finishedWhenRankZeroHasWrittenEveryRanksFigures() throws IOException {
+        assertFalse(RankDumps.finished(dir), "no dumps");
+        Path ranks = Files.createDirectories(dir.resolve("ranks"));
+        Files.write(ranks.resolve("rank-0.bin"), Dumps.dump(0, 3));
+        assertFalse(RankDumps.finished(dir), "rank 0 only");
+        Files.write(ranks.resolve("rank-2.bin"), Dumps.dump(2, 3));
+        Files.writeString(ranks.resolve("finalize-0.txt"), "0.001\n");
+        assertFalse(RankDumps.finished(dir), "rank 1 missing");
+        Files.write(ranks.resolve("rank-1.bin"), Dumps.dump(1, 3));
+        assertTrue(RankDumps.finished(dir));
+        Files.delete(ranks.resolve("finalize-0.txt"));
+        assertFalse(RankDumps.finished(dir), "before finalize-0.txt, which comes last");
+
+        ByteBuffer flush = ByteBuffer.wrap(Dumps.dump(0, 1)).order(ByteOrder.LITTLE_ENDIAN);
+        Files.write(ranks.resolve("rank-0.bin"), flush.array());
+        assertTrue(RankDumps.finished(dir), "one rank: no finalize-0.txt");
+        Files.writeString(ranks.resolve("finalize-0.txt"), "0.001\n");
+        assertFalse(RankDumps.finished(dir), "one rank and a finalize-0.txt (an earlier job's)");
+        Files.delete(ranks.resolve("finalize-0.txt"));
+        flush.putInt(Snapshot.HEADER_FIELDS.get("state"), Snapshot.State.FLUSH.ordinal());
+        Files.write(ranks.resolve("rank-0.bin"), flush.array());
+        assertFalse(RankDumps.finished(dir), "a periodic dump, not the last");
+        Files.write(ranks.resolve("rank-0.bin"), Arrays.copyOf(flush.array(), 100));
+        assertFalse(RankDumps.finished(dir), "a dump cut short");
+    }
+
     /** A job started by hand: rank 0's own command line and settings (ranks/run-0.txt) make the run. */
     @Test
     void rankZerosRunRecord() throws IOException {
