@@ -9,7 +9,10 @@
 #   elk     Elk, the ground state of aluminium (ELK_K^3 k-points shared between the ranks)
 # Each job runs plain (mpirun alone) and through `jpmpi run` with --tools accounting, profile, and
 # profile plus a no-op Java level (benchmarks/java-level's NoopLevel), in every round in an order
-# rotated by one each round, each in a fresh directory. The table: per application, rank count and
+# rotated by one each round, each in a fresh directory. TOOLS may also name accounting-site: the
+# ranks with the accounting tool exactly as `jpmpi run` starts them (the command of its --dry-run)
+# but without the launcher's JVM, which is how a centre's site-wide setup runs it on every job (the
+# modulefile or the Slurm TaskProlog puts the dispatcher and the tool in the job's environment). The table: per application, rank count and
 # tool list, the median over rounds of (job's wall time / the same round's plain wall time) - 1 and
 # its range. With JPMPI_B=DIR (another installation tree, e.g. one built before a change:
 # dist/target/jpmpi-<version> of another checkout, or a `jpmpi install` prefix) the three jpmpi
@@ -84,7 +87,7 @@ job() {
 
 # one APP NP CONFIG ROUND: runs the job once, appends "APP NP CONFIG ROUND SECONDS" to times.txt.
 one() {
-    local app=$1 np=$2 config=$3 round=$4 t=A tools dir start end
+    local app=$1 np=$2 config=$3 round=$4 t=A tools="" dir start end
     dir="$work/run/$app-$np-${config//[:+]/_}-$round"
     mkdir -p "$dir"
     job "$app" "$np" "$dir"
@@ -95,8 +98,15 @@ one() {
         accounting) tools=accounting ;;
         profile) tools=profile ;;
         profile+java) tools="profile,${noop[$t]}" ;;
+        accounting-site) tools=site ;;
+        *) echo "$0: unknown tool list '${config#*:}' (accounting, accounting-site, profile, profile+java)" >&2; exit 2 ;;
     esac
-    [[ "$config" == plain ]] || cmd=("${jp[$t]}" run --tools "$tools" -o "$dir/out" -- "${cmd[@]}")
+    if [[ "$tools" == site ]]; then
+        # the launcher's own command (Shell.quote'd words), without the launcher
+        eval "cmd=($("${jp[$t]}" run --dry-run --tools accounting -- "${cmd[@]}" 2>/dev/null))"
+    elif [[ "$config" != plain ]]; then
+        cmd=("${jp[$t]}" run --tools "$tools" -o "$dir/out" -- "${cmd[@]}")
+    fi
     start=$EPOCHREALTIME
     if ! (cd "$dir" && "${cmd[@]}" >"$dir/stdout" 2>"$dir/stderr"); then
         echo "$0: $app on $np ranks, $config failed: ${cmd[*]}" >&2
