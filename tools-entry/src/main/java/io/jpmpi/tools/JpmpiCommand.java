@@ -6,6 +6,7 @@ import io.jpmpi.tools.accounting.AccountingCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -127,6 +128,9 @@ public final class JpmpiCommand implements Callable<Integer> {
         return commandLine(ctx, new String[] {""});
     }
 
+    /** picocli's switch for its reflective built-in converters: a list of regular expressions of class names. */
+    static final String CONVERTERS_EXCLUDED = "picocli.converters.excludes";
+
     /** The words that ask for the version only. */
     private static final Set<String> VERSION = Set.of("-V", "--version");
 
@@ -138,6 +142,14 @@ public final class JpmpiCommand implements Callable<Integer> {
      * {@code --version}), none; otherwise every subcommand.
      */
     static CommandLine commandLine(Context ctx, String... args) {
+        // picocli's converters for the JDK's java.sql, java.time and java.nio.file types are looked up
+        // by reflection in every new CommandLine (Class.forName, getDeclaredMethod), and a Path option's
+        // value was then converted through a reflective call whose accessor the JVM generates on first
+        // use: ~20% of the launcher's own CPU before a job started (benchmarks/README.md, "The seventh
+        // session"). No jpmpi option takes a java.sql or java.time type; Path has its converter here.
+        if (System.getProperty(CONVERTERS_EXCLUDED) == null) {
+            System.setProperty(CONVERTERS_EXCLUDED, "java.*");
+        }
         String first = args.length > 0 ? args[0] : "";
         boolean none = args.length > 0 && Arrays.stream(args).allMatch(VERSION::contains);
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
@@ -171,6 +183,7 @@ public final class JpmpiCommand implements Callable<Integer> {
             // `--` (mpirun's own options) from a mistyped option of its own.
             run.setUnmatchedOptionsArePositionalParams(true);
         }
+        cl.registerConverter(Path.class, Path::of); // (the whole tree: after the subcommands are in it)
         cl.setParameterExceptionHandler(JpmpiCommand::badCommandLine);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             if (ex instanceof JpmpiException j) {

@@ -120,6 +120,32 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * picocli's reflective converters are off (JpmpiCommand.CONVERTERS_EXCLUDED): the Path options still
+     * take any path, spaces and all, in every command that has one (run's --output, new-tool's DIR,
+     * report's DIR), and a value no path can be is refused in one line.
+     */
+    @Test
+    void pathOptionsWithoutPicocliReflectiveConverters() throws Exception {
+        Path dir = Files.createTempDirectory("jpmpi cli paths ");
+        try {
+            // (no dispatcher is built where the unit tests run: the run is refused after its command line
+            // was read, not because of it; DryRunIT has the built one)
+            Cli run = Cli.run("run", "--dry-run", "--tools", "profile", "--output", dir.resolve("out dir").toString(), "--",
+                    "mpirun", OMPI_PINGPONG);
+            assertTrue(run.exit() != ExitCode.USAGE.code && !run.err().contains("--output"), run::describe);
+            assertEquals("java.*", System.getProperty(JpmpiCommand.CONVERTERS_EXCLUDED), "the converters are not off");
+            Cli report = Cli.run("report", dir.resolve("no such").toString());
+            assertTrue(report.err().contains(dir.resolve("no such").toString()), report::describe);
+            Cli nul = Cli.run("run", "--dry-run", "--output", "a\0b", "--", "mpirun", OMPI_PINGPONG);
+            assertEquals(ExitCode.USAGE.code, nul.exit(), nul::describe);
+            assertEquals(1, nul.err().lines().count(), nul::describe);
+            assertTrue(nul.err().contains("--output"), nul::describe);
+        } finally {
+            Files.deleteIfExists(dir);
+        }
+    }
+
     @Test
     void exitCodesAreDistinct() {
         assertEquals(ExitCode.values().length, java.util.Arrays.stream(ExitCode.values()).mapToInt(e -> e.code).distinct().count());
