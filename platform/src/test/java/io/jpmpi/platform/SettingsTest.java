@@ -26,6 +26,12 @@ class SettingsTest {
     void badNamesAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new Settings.Setting("tools", "ENTRY",
                 Settings.Reader.DISPATCHER, "", "", null));
+        for (String[] bad : new String[][] {{"", "KEY"}, {"AREA", ""}, {"1AREA", "KEY"}, {"AREA", "_KEY"},
+            {"AR_EA", "KEY"}, {"AREA", "KEY-1"}, {"ÄREA", "KEY"}, {"AREA", "KEy"}}) {
+            assertThrows(IllegalArgumentException.class, () -> new Settings.Setting(bad[0], bad[1],
+                    Settings.Reader.DISPATCHER, "", "", null), () -> bad[0] + " " + bad[1]);
+        }
+        assertEquals("JPMPI_A1_B_2", new Settings.Setting("A1", "B_2", Settings.Reader.DISPATCHER, "", "", null).env());
         assertThrows(IllegalArgumentException.class, () -> Settings.get("NO", "SUCH"));
     }
 

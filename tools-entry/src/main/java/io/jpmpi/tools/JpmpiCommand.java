@@ -85,16 +85,21 @@ public final class JpmpiCommand implements Callable<Integer> {
         return Boolean.TRUE.equals(spec.findOption(name).getValue());
     }
 
-    /** What {@code cl.addSubcommand} takes for {@code cls}: its model, or the annotated class. */
+    /**
+     * What {@code cl.addSubcommand} takes for {@code cls}: its model, or the annotated class. The
+     * modelled ones are constructed directly: a reflective constructor's accessor, which the JVM
+     * generates on first use, was ~5 ms of the launcher's start (benchmarks/README.md, "The seventh
+     * session").
+     */
     private static Object subcommand(Class<?> cls, Context ctx) {
-        if (!Modelled.class.isAssignableFrom(cls)) {
-            return cls;
+        if (cls == RunCommand.class) {
+            return new RunCommand(ctx).spec();
+        } else if (cls == ReportCommand.class) {
+            return new ReportCommand(ctx).spec();
+        } else if (Modelled.class.isAssignableFrom(cls)) {
+            throw new IllegalStateException(cls + " is modelled but not constructed in JpmpiCommand.subcommand");
         }
-        try {
-            return ((Modelled) cls.getDeclaredConstructor(Context.class).newInstance(ctx)).spec();
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(cls + " has no public constructor taking a Context", e);
-        }
+        return cls;
     }
 
     @Override
@@ -156,6 +161,9 @@ public final class JpmpiCommand implements Callable<Integer> {
         CommandLine.IFactory factory = new CommandLine.IFactory() {
             @Override
             public <K> K create(Class<K> cls) throws Exception {
+                if (!cls.getName().startsWith("io.jpmpi.")) {
+                    return defaults.create(cls); // picocli's own (the collections it fills): no exception thrown first
+                }
                 try {
                     return cls.getDeclaredConstructor(Context.class).newInstance(ctx);
                 } catch (NoSuchMethodException e) {

@@ -24,6 +24,13 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelled {
     private final Context ctx;
     private final CommandSpec spec;
+    // the options as made (picocli's findOption interpolates every option's names on each lookup)
+    private final OptionSpec toolsOption;
+    private final OptionSpec outputOption;
+    private final OptionSpec mpiOption;
+    private final OptionSpec noAppCheckOption;
+    private final OptionSpec dryRunOption;
+    private final OptionSpec verboseOption;
 
     public RunCommand(Context ctx) {
         this.ctx = ctx;
@@ -35,24 +42,30 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
                         + " status; SIGTERM and Ctrl-C are passed on to it.");
         spec.usageMessage().customSynopsis("jpmpi run [-v] [--dry-run] [--tools LIST] [--output DIR] [--mpi IMPL]"
                 + " [--no-app-check] -- <mpirun|mpiexec|mpiexec.hydra|srun> ARGS...");
-        spec.addOption(OptionSpec.builder("-t", "--tools").paramLabel("LIST").type(String.class)
+        toolsOption = add(OptionSpec.builder("-t", "--tools").paramLabel("LIST").type(String.class)
                 .description("Entry list, top level first: built-in tool names, path/lib.so or a bare C tool name,"
                         + " interceptor .jar files, keywords v, vv, fort, preload. Default: $JPMPI_TOOLS_ENTRY.").build());
-        spec.addOption(OptionSpec.builder("-o", "--output").paramLabel("DIR").type(Path.class)
+        outputOption = add(OptionSpec.builder("-o", "--output").paramLabel("DIR").type(Path.class)
                 .description("Where the tools write (JPMPI_OUTPUT_DIR).").build());
-        spec.addOption(OptionSpec.builder("--mpi").paramLabel("IMPL").type(String.class)
+        mpiOption = add(OptionSpec.builder("--mpi").paramLabel("IMPL").type(String.class)
                 .description("openmpi or mpich, when jpmpi cannot tell (a wrapper script under srun).").build());
-        spec.addOption(OptionSpec.builder("--no-app-check").type(boolean.class)
+        noAppCheckOption = add(OptionSpec.builder("--no-app-check").type(boolean.class)
                 .description("Do not require the program to link an MPI library"
                         + " (it loads MPI at run time, as python with mpi4py does).").build());
-        spec.addOption(OptionSpec.builder("--dry-run").type(boolean.class)
+        dryRunOption = add(OptionSpec.builder("--dry-run").type(boolean.class)
                 .description("Print the command that would run, and stop (nothing is created).").build());
-        spec.addOption(OptionSpec.builder("-v", "--verbose").type(boolean.class)
+        verboseOption = add(OptionSpec.builder("-v", "--verbose").type(boolean.class)
                 .description("Say what was detected and the command run; with a"
                         + " tool list, the ranks print their level table too (keyword v).").build());
         spec.addPositional(PositionalParamSpec.builder().paramLabel("LAUNCHER").arity("0..*").type(List.class)
                 .auxiliaryTypes(String.class).initialValue(List.of())
                 .description("The launcher command, after --.").build());
+    }
+
+    /** Adds {@code o} to the model; returns it. */
+    private OptionSpec add(OptionSpec o) {
+        spec.addOption(o);
+        return o;
     }
 
     @Override
@@ -62,12 +75,12 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
 
     @Override
     public Integer call() throws JpmpiException {
-        String tools = spec.findOption("--tools").getValue();
-        Path output = spec.findOption("--output").getValue();
-        String mpi = spec.findOption("--mpi").getValue();
-        boolean noAppCheck = JpmpiCommand.isSet(spec, "--no-app-check");
-        boolean dryRun = JpmpiCommand.isSet(spec, "--dry-run");
-        boolean verbose = JpmpiCommand.isSet(spec, "--verbose");
+        String tools = toolsOption.getValue();
+        Path output = outputOption.getValue();
+        String mpi = mpiOption.getValue();
+        boolean noAppCheck = Boolean.TRUE.equals(noAppCheckOption.getValue());
+        boolean dryRun = Boolean.TRUE.equals(dryRunOption.getValue());
+        boolean verbose = Boolean.TRUE.equals(verboseOption.getValue());
         List<String> command = spec.positionalParameters().get(0).getValue();
         List<String> launcher = launcherCommand(spec.commandLine().getParseResult().originalArgs(), command);
         String list = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
