@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.File;
@@ -12,6 +13,8 @@ import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -91,14 +94,14 @@ class WarmupIT {
         Path early = Files.createDirectory(dir.resolve("early"));
         Warmup watching = Warmup.start(ctx, early).orElseThrow();
         arrive(dumps, early);
-        Optional<io.jpmpi.profilers.report.Profile> merged = Optional.empty();
+        Optional<Profile> merged = Optional.empty();
         for (int i = 0; i < 1200 && merged.isEmpty(); i++) {
             Thread.sleep(100);
             merged = watching.earlyForTests();
         }
         assertTrue(merged.isPresent(), "no early merge of " + early);
         watching.stop();
-        Optional<io.jpmpi.profilers.report.Profile> taken = watching.merged();
+        Optional<Profile> taken = watching.merged();
         assertTrue(taken.isPresent(), "the early merge was not taken, the files unchanged");
         ProfileOutput.finish(ctx, early, run, taken);
         assertEquals(expected, contents(early));
@@ -113,7 +116,7 @@ class WarmupIT {
         assertTrue(second.earlyForTests().isPresent(), "no early merge of " + changed);
         Path table = changed.resolve("sites/rank-1.tsv");
         Files.writeString(table, Files.readString(table));
-        Files.setLastModifiedTime(table, java.nio.file.attribute.FileTime.fromMillis(1000));
+        Files.setLastModifiedTime(table, FileTime.fromMillis(1000));
         second.stop();
         assertTrue(second.merged().isEmpty(), "an early merge taken after " + table + " changed");
         ProfileOutput.finish(ctx, changed, run, Optional.empty());
@@ -165,7 +168,7 @@ class WarmupIT {
             Files.createDirectories(t.getParent());
             Path tmp = t.resolveSibling("." + t.getFileName() + ".tmp");
             Files.copy(from.resolve(name), tmp);
-            Files.move(tmp, t, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, t, StandardCopyOption.ATOMIC_MOVE);
             Thread.sleep(20);
         }
     }

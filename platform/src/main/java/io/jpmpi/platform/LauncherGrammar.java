@@ -3,15 +3,19 @@ package io.jpmpi.platform;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * How one MPI launcher reads its command line: which options it has, which take a value (how many,
@@ -145,14 +149,14 @@ public final class LauncherGrammar {
      * that inspects the job's program before the job starts (benchmarks/README.md, "The seventh session").
      */
     private static byte[] besideThisClass(String name) throws IOException {
-        java.security.CodeSource source = LauncherGrammar.class.getProtectionDomain().getCodeSource();
+        CodeSource source = LauncherGrammar.class.getProtectionDomain().getCodeSource();
         if (source == null || source.getLocation() == null || !"file".equals(source.getLocation().getProtocol())) {
             return null;
         }
         Path where;
         try {
             where = Path.of(source.getLocation().toURI());
-        } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+        } catch (URISyntaxException | IllegalArgumentException e) {
             return null;
         }
         String entry = LauncherGrammar.class.getPackageName().replace('.', '/') + "/" + name;
@@ -163,8 +167,8 @@ public final class LauncherGrammar {
         if (!Files.isRegularFile(where)) {
             return null;
         }
-        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(where.toFile())) {
-            java.util.zip.ZipEntry e = jar.getEntry(entry);
+        try (ZipFile jar = new ZipFile(where.toFile())) {
+            ZipEntry e = jar.getEntry(entry);
             if (e == null) {
                 return null;
             }

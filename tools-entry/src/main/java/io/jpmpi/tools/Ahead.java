@@ -1,9 +1,6 @@
 package io.jpmpi.tools;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +79,7 @@ final class Ahead {
         try {
             Launcher launcher = Launcher.identify(command.get(0), env);
             for (Path p : Application.find(launcher, command.subList(1, command.size()), env, false)) {
-                Optional<Object> file = file(p);
+                Optional<Object> file = FileIdentity.of(p);
                 if (file.isPresent()) {
                     Inspection i = new Inspection(file.get(), new CompletableFuture<>());
                     STARTED.put(p, i);
@@ -120,7 +117,7 @@ final class Ahead {
         }
         try {
             Application a = i.result().get(INSPECT_SECONDS, TimeUnit.SECONDS);
-            return file(path).filter(i.file()::equals).map(f -> a);
+            return FileIdentity.of(path).filter(i.file()::equals).map(f -> a);
         } catch (ExecutionException | TimeoutException e) {
             return Optional.empty();
         } catch (InterruptedException e) {
@@ -135,13 +132,4 @@ final class Ahead {
         listed.complete(null);
     }
 
-    /** What tells this file from another one at the same path: its identity, size and time. */
-    private static Optional<Object> file(Path p) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-            return Optional.of(List.of(String.valueOf(a.fileKey()), a.size(), a.lastModifiedTime()));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,19 +41,24 @@ final class EarlyMerge {
     static final long TAKE_SECONDS = Processes.AFTER_SECONDS;
 
     private final Path dir;
+    /** Rank 0's dump and the file it writes after the last one (RankDumps.finished). */
+    private final Path rank0;
+    private final Path last;
     /** rank-0.bin and finalize-0.txt as they were when the job started (an earlier job's, or none). */
-    private final Map<String, List<Object>> before;
+    private final Map<Path, Object> before;
     private final Object lock = new Object();
     private boolean over;
     private boolean merging;
     private Profile merged;
-    private Map<String, List<Object>> mergedFrom;
+    private Map<Path, Object> mergedFrom;
     private volatile WatchService watching;
 
     /** For the output directory {@code dir} of a job about to start (absolute). */
     EarlyMerge(Path dir) {
         this.dir = dir;
-        this.before = stamp(List.of(dir.resolve("ranks/rank-0.bin"), dir.resolve("ranks/finalize-0.txt")));
+        this.rank0 = dir.resolve("ranks/rank-0.bin");
+        this.last = dir.resolve("ranks/finalize-0.txt");
+        this.before = stamp(List.of(rank0, last));
     }
 
     /**
@@ -98,7 +102,7 @@ final class EarlyMerge {
     /** After the job: the profile merged during its end, if the files it was made from are unchanged. */
     Optional<Profile> take() {
         Profile p;
-        Map<String, List<Object>> from;
+        Map<Path, Object> from;
         synchronized (lock) {
             over = true;
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(TAKE_SECONDS);
@@ -142,11 +146,9 @@ final class EarlyMerge {
 
     /** Whether rank-0.bin (and finalize-0.txt) are this job's: not the files that were there at its start. */
     private boolean written() {
-        Map<String, List<Object>> now = stamp(List.of(dir.resolve("ranks/rank-0.bin"), dir.resolve("ranks/finalize-0.txt")));
-        String r0 = dir.resolve("ranks/rank-0.bin").toString();
-        String fin = dir.resolve("ranks/finalize-0.txt").toString();
-        return !Objects.equals(now.get(r0), before.get(r0))
-                && (!now.containsKey(fin) || !Objects.equals(now.get(fin), before.get(fin)));
+        Map<Path, Object> now = stamp(List.of(rank0, last));
+        return !Objects.equals(now.get(rank0), before.get(rank0))
+                && (!now.containsKey(last) || !Objects.equals(now.get(last), before.get(last)));
     }
 
     private void merge() {
@@ -157,9 +159,9 @@ final class EarlyMerge {
             merging = true;
         }
         Profile p = null;
-        Map<String, List<Object>> from = null;
+        Map<Path, Object> from = null;
         try {
-            Map<String, List<Object>> first = files();
+            Map<Path, Object> first = files();
             Profile q = ProfileWriter.mergeDumps(dir);
             if (!q.partial() && first.equals(files())) {
                 p = q;
@@ -177,9 +179,9 @@ final class EarlyMerge {
         }
     }
 
-    /** Every file of ranks/ and sites/ (what a merge reads of the directory): path, then file, size, time. */
-    private Map<String, List<Object>> files() {
-        Map<String, List<Object>> out = new TreeMap<>();
+    /** Every file of ranks/ and sites/ (what a merge reads of the directory), with its {@link FileIdentity}. */
+    private Map<Path, Object> files() {
+        Map<Path, Object> out = new TreeMap<>();
         for (String sub : List.of("ranks", "sites")) {
             Path d = dir.resolve(sub);
             if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
@@ -190,23 +192,17 @@ final class EarlyMerge {
                 ds.forEach(all::add);
                 out.putAll(stamp(all));
             } catch (IOException | RuntimeException e) {
-                out.put(d.toString(), List.of("unreadable", String.valueOf(e.getMessage())));
+                out.put(d, "unreadable: " + e.getMessage());
             }
         }
         return out;
     }
 
-    /** Each of {@code files} that is there: its path, then its file key, size and modification time. */
-    private static Map<String, List<Object>> stamp(List<Path> files) {
-        Map<String, List<Object>> out = new TreeMap<>();
+    /** Each of {@code files} that is there, with its {@link FileIdentity}. */
+    private static Map<Path, Object> stamp(List<Path> files) {
+        Map<Path, Object> out = new TreeMap<>();
         for (Path f : files) {
-            try {
-                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                out.put(f.toString(), List.of(String.valueOf(a.fileKey()), a.size(), a.lastModifiedTime().toMillis(),
-                        a.lastModifiedTime().toInstant().getNano()));
-            } catch (IOException e) {
-                // not there
-            }
+            FileIdentity.of(f).ifPresent(id -> out.put(f, id));
         }
         return out;
     }
