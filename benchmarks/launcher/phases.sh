@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Where `jpmpi run`'s fixed cost falls (issue 26): before the job, the job, after it.
-#   benchmarks/launcher/phases.sh [RUNS] [PROGRAM]     (default: 15, empty.c; Open MPI, 2 ranks)
+#   benchmarks/launcher/phases.sh [openmpi|mpich] [RUNS] [PROGRAM]     (default: openmpi 15 empty.c; 2 ranks)
 # Per round, rotated, each a fresh output directory: `jpmpi run --tools profile -o DIR --
-# mpirun.openmpi -np 2 PROGRAM` of A (JPMPI_A or the development installation), of A with
-# JPMPI_LAUNCHER_WARMUP=off ("A:off"), and of B (JPMPI_B, if given). mpirun.openmpi is a script of its
-# own first on a PATH of this run's that notes the time and runs the real one: before = from the
+# mpirun.openmpi -np 2 PROGRAM` (MPICH: mpiexec.hydra -n 2) of A (JPMPI_A or the development
+# installation), of A with JPMPI_LAUNCHER_WARMUP=off ("A:off"), and of B (JPMPI_B, if given). The MPI's
+# launcher is a script of its own first on a PATH of this run's that notes the time and runs the real
+# one: before = from the
 # command's start to mpirun's, job = mpirun's own time, after = from mpirun's end to the command's
 # end (the merge and the reports). Medians [min .. max], wall ms; the wrapper's own start (a bash) is
 # in "before" and is the same for every configuration.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-runs=${1:-15}
 impl=openmpi
+case "${1:-}" in openmpi | mpich) impl=$1; shift ;; esac
+runs=${1:-15}
 # shellcheck source=../common.sh
 source "$root/benchmarks/common.sh"
 b="$here/target/$impl"
@@ -21,9 +23,13 @@ mkdir -p "$b"
 program=${2:-$b/empty}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jpmpi-phases.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-real=$(command -v mpirun.openmpi)
+case "$impl" in
+    openmpi) launcher=mpirun.openmpi; launch=(mpirun.openmpi -np 2) ;;
+    mpich) launcher=mpiexec.hydra; launch=(mpiexec.hydra -n 2) ;;
+esac
+real=$(command -v "$launcher")
 mkdir -p "$work/bin"
-cat >"$work/bin/mpirun.openmpi" <<EOF
+cat >"$work/bin/$launcher" <<EOF
 #!/usr/bin/env bash
 echo "start \$EPOCHREALTIME" >>"$work/marks"
 "$real" "\$@"
@@ -31,7 +37,7 @@ rc=\$?
 echo "end \$EPOCHREALTIME" >>"$work/marks"
 exit \$rc
 EOF
-chmod +x "$work/bin/mpirun.openmpi"
+chmod +x "$work/bin/$launcher"
 compare_trees
 configs=(A A:off)
 [[ -z "${JPMPI_B:-}" ]] || configs+=(B)
@@ -45,7 +51,7 @@ for ((r = 1; r <= runs; r++)); do
         : >"$work/marks"
         start=$EPOCHREALTIME
         if ! env "${env[@]}" PATH="$work/bin:$PATH" "${jp[$t]}" run --tools profile -o "$work/out-$r-$i" -- \
-            mpirun.openmpi -np 2 "$program" >"$work/out" 2>&1; then
+            "${launch[@]}" "$program" >"$work/out" 2>&1; then
             echo "$0: $c failed" >&2
             cat "$work/out" >&2
             exit 1

@@ -7,6 +7,16 @@ public final class Units {
     private Units() {
     }
 
+    /**
+     * {@link String#format} without a locale: the digits 0 to 9, '.' before the decimals and ',' between
+     * groups, as Locale.ROOT has them, but no locale data loaded. With a locale, the first number
+     * formatted loads CLDR's decimal symbols for it, ~10 ms of the launcher's after-job time in a
+     * fresh JVM (benchmarks/README.md, "launcher/"); the reports' figures are the same either way.
+     */
+    public static String format(String format, Object... args) {
+        return String.format((Locale) null, format, args);
+    }
+
     /** What the reports' units mean, in one line. */
     public static final String LEGEND = "bytes: KiB = 1024 bytes, MiB = 1024 KiB, GiB = 1024 MiB;"
             + " counts: M = million, G = billion; time: s, ms, us (microseconds), ns";
@@ -24,9 +34,9 @@ public final class Units {
             u++;
         }
         if (u == 0) {
-            return String.format(Locale.ROOT, "%.0f", v);
+            return format("%.0f", v);
         }
-        String t = v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+        String t = v == Math.rint(v) ? format("%.0f", v) : format("%.1f", v);
         if (Math.abs(Double.parseDouble(t)) >= 1024 && u < units.length - 1) {
             // 1023.96KiB rounds to 1024.0KiB: that is 1MiB.
             return bytes(Math.copySign(Math.pow(1024, u + 1), v));
@@ -48,7 +58,7 @@ public final class Units {
             return "0 s";
         }
         if (a >= 999.5) {
-            return String.format(Locale.ROOT, "%.0f s", s);
+            return format("%.0f s", s);
         }
         String[] units = {"s", "ms", "us", "ns"};
         int u = a >= 1 ? 0 : a >= 1e-3 ? 1 : a >= 1e-6 ? 2 : 3;
@@ -63,7 +73,7 @@ public final class Units {
     private static String inUnit(double s, int u) {
         double v = s * Math.pow(1000, u);
         if (u == 3 && Math.abs(v) >= 9.5) {
-            return String.format(Locale.ROOT, "%.0f", v);
+            return format("%.0f", v);
         }
         return significant3(v);
     }
@@ -72,7 +82,7 @@ public final class Units {
     static String significant3(double v) {
         double a = Math.abs(v);
         int decimals = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
-        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+        return format("%." + decimals + "f", v);
     }
 
     /** A count: exact below a million, then three significant figures: "999999", "1.23M", "45.6G". */
@@ -82,7 +92,7 @@ public final class Units {
         }
         double a = Math.abs(n);
         if (a < 999_999.5) {
-            return String.format(Locale.ROOT, "%.0f", n);
+            return format("%.0f", n);
         }
         String[] units = {"M", "G", "T", "P", "E"};
         int u = 0;
@@ -102,6 +112,6 @@ public final class Units {
         if (pct > 0 && pct < 0.05) {
             return "<0.1";
         }
-        return String.format(Locale.ROOT, "%.1f", pct);
+        return format("%.1f", pct);
     }
 }

@@ -2,7 +2,6 @@ package io.jpmpi.profilers.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -188,7 +187,7 @@ final class Readable {
     /** The overhead line: the recorder's cost per call, and what it does not measure. */
     static String overhead(Profile p) {
         Profile.Overhead o = p.overhead();
-        return String.format(Locale.ROOT, "%s ns per call x %s calls = %s, %s%% of application time",
+        return Units.format("%s ns per call x %s calls = %s, %s%% of application time",
                 Units.significant3(o.perCallNs()), Units.count(o.calls()), Units.seconds(o.totalSeconds()),
                 TextReport.small(TextReport.percentOf(o.totalSeconds(), p.summary().appSeconds().sum())))
                 + "; " + ends(p);

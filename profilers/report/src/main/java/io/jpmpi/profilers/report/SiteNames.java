@@ -1,7 +1,9 @@
 package io.jpmpi.profilers.report;
 
 import io.jpmpi.profilers.profile.SiteTables;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +17,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Names the call sites of the ranks' tables at merge time (PROFILE.md, "Call sites"): binutils'
- * {@code addr2line -f -C -e MODULE}, one process per module with all of its offsets on stdin (each
- * return address minus one, the byte in the calling line), {@value #PARALLEL} modules at a time,
- * within {@value #LIMIT_SECONDS} s in all. A site gets file, line and function from the module's debug
+ * {@code addr2line -f -C -e MODULE OFFSET...}, one process per module (per {@value #PER_PROCESS} of its
+ * offsets) with its offsets on its command line (each return address minus one, the byte in the
+ * calling line) and its answer read from a pipe, {@value #PARALLEL} processes at a time, within
+ * {@value #LIMIT_SECONDS} s in all. No file is written: a temporary file's random name would cost
+ * the launcher SecureRandom's start (~10 ms in a fresh JVM) and a place in a shared /tmp. A site gets file, line and function from the module's debug
  * information; without it, the function from its symbol table; without that, the dynamic symbol
  * the rank found; without that, the module and offset. What could not be done is said once, in
  * {@link CallSites#note()}.
@@ -27,8 +31,10 @@ public final class SiteNames {
     static final long LIMIT_SECONDS = 30;
     /** The program asked. */
     static final String ADDR2LINE = "addr2line";
-    /** How many modules are asked at once (a job's sites may be in a hundred libraries). */
+    /** How many processes are asked at once (a job's sites may be in a hundred libraries). */
     static final int PARALLEL = 8;
+    /** The most offsets one process is given, on its command line (~20 bytes each: far under ARG_MAX). */
+    static final int PER_PROCESS = 2048;
 
     private SiteNames() {
     }
@@ -97,7 +103,10 @@ public final class SiteNames {
         return String.join(", ", shown);
     }
 
-    /** Every module's offsets, {@value #PARALLEL} modules at a time: module → offset → answer (none for a module not answered). */
+    /**
+     * Every module's offsets, {@value #PARALLEL} processes at a time, at most {@value #PER_PROCESS}
+     * offsets each: module → offset → answer (none for a module not answered).
+     */
     private static Map<String, Map<Long, Answer>> ask(Map<String, TreeSet<Long>> byModule, String program,
                                                       List<String> problems) {
         Map<String, Map<Long, Answer>> out = new HashMap<>();
@@ -106,52 +115,44 @@ public final class SiteNames {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
         int waited = 0;
         try {
+            modules:
             for (var e : byModule.entrySet()) {
                 if (!Files.isRegularFile(Path.of(e.getKey()))) {
                     failed.add(e.getKey() + " is no longer there");
                     continue;
                 }
-                if (running.size() - waited == PARALLEL) {
-                    collect(running.get(waited++), deadline, program, out, failed);
+                List<Long> all = List.copyOf(e.getValue());
+                for (int from = 0; from < all.size(); from += PER_PROCESS) {
+                    if (running.size() - waited == PARALLEL) {
+                        collect(running.get(waited++), deadline, program, out, failed);
+                    }
+                    List<Long> offsets = all.subList(from, Math.min(all.size(), from + PER_PROCESS));
+                    List<String> command = new ArrayList<>(offsets.size() + 5);
+                    command.addAll(List.of(program, "-f", "-C", "-e", e.getKey()));
+                    for (long o : offsets) {
+                        command.add("0x" + Long.toHexString(o - 1));
+                    }
+                    Process p;
+                    try {
+                        p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(NO_INPUT))
+                                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                    } catch (IOException notThere) {
+                        problems.add(program + " could not be run (" + oneLine(notThere) + "; it is in binutils):"
+                                + " sites are named by dynamic symbol or module+offset");
+                        break modules;
+                    }
+                    running.add(new Running(e.getKey(), offsets, p));
                 }
-                List<Long> offsets = List.copyOf(e.getValue());
-                StringBuilder b = new StringBuilder(offsets.size() * 12);
-                for (long o : offsets) {
-                    b.append("0x").append(Long.toHexString(o - 1)).append('\n');
-                }
-                Path in = Files.createTempFile("jpmpi-sites-", ".in");
-                Path answer = Files.createTempFile("jpmpi-sites-", ".out");
-                Files.writeString(in, b, StandardCharsets.US_ASCII);
-                Process p;
-                try {
-                    p = new ProcessBuilder(program, "-f", "-C", "-e", e.getKey()).redirectInput(in.toFile())
-                            .redirectOutput(answer.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                } catch (IOException notThere) {
-                    Files.deleteIfExists(in);
-                    Files.deleteIfExists(answer);
-                    problems.add(program + " could not be run (" + oneLine(notThere) + "; it is in binutils):"
-                            + " sites are named by dynamic symbol or module+offset");
-                    break;
-                }
-                running.add(new Running(e.getKey(), offsets, p, in, answer));
             }
             while (waited < running.size()) {
                 collect(running.get(waited++), deadline, program, out, failed);
             }
-        } catch (IOException e) {
-            failed.add("cannot ask " + program + ": " + oneLine(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failed.add("interrupted while asking " + program);
         } finally {
             for (Running r : running) {
-                r.process().destroyForcibly();
-                try {
-                    Files.deleteIfExists(r.in());
-                    Files.deleteIfExists(r.out());
-                } catch (IOException ignored) {
-                    // a temporary file left behind is not worth failing the merge for
-                }
+                r.process.destroyForcibly(); // its output pipe closes, and its reader ends
             }
         }
         if (!failed.isEmpty()) {
@@ -164,25 +165,59 @@ public final class SiteNames {
         return out;
     }
 
-    /** One module's addr2line: its input and output files. */
-    private record Running(String module, List<Long> offsets, Process process, Path in, Path out) {
+    /** addr2line's input: none (its addresses are on its command line). */
+    private static final File NO_INPUT = new File("/dev/null");
+
+    /**
+     * One addr2line process and the thread that reads its answer from its output pipe as it comes (a
+     * process whose pipe is full would otherwise wait for a reader forever).
+     */
+    private static final class Running {
+        final String module;
+        final List<Long> offsets;
+        final Process process;
+        final Thread reader;
+        private volatile byte[] answer;
+
+        Running(String module, List<Long> offsets, Process process) {
+            this.module = module;
+            this.offsets = offsets;
+            this.process = process;
+            this.reader = new Thread(this::read, "jpmpi-addr2line");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        private void read() {
+            try (InputStream in = process.getInputStream()) {
+                answer = in.readAllBytes();
+            } catch (IOException e) {
+                answer = null; // a process destroyed while it answered: no answer
+            }
+        }
     }
 
     /** Waits for {@code r} until {@code deadline} (System.nanoTime) and takes its answers, or says why not. */
     private static void collect(Running r, long deadline, String program, Map<String, Map<Long, Answer>> out,
-                                List<String> failed) throws IOException, InterruptedException {
-        boolean done = r.process().waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                                List<String> failed) throws InterruptedException {
+        boolean done = r.process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (done) {
+            r.reader.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            done = !r.reader.isAlive();
+        }
         if (!done) {
-            r.process().destroyForcibly();
-            failed.add(program + " took longer than " + LIMIT_SECONDS + " s in all, at " + r.module());
-        } else if (r.process().exitValue() != 0) {
-            failed.add(program + " failed (exit status " + r.process().exitValue() + ") on " + r.module());
+            r.process.destroyForcibly();
+            failed.add(program + " took longer than " + LIMIT_SECONDS + " s in all, at " + r.module);
+        } else if (r.process.exitValue() != 0) {
+            failed.add(program + " failed (exit status " + r.process.exitValue() + ") on " + r.module);
         } else {
-            Map<Long, Answer> answers = parse(Files.readAllLines(r.out(), StandardCharsets.UTF_8), r.offsets());
+            byte[] answer = r.answer;
+            Map<Long, Answer> answers = answer == null ? null
+                    : parse(new String(answer, StandardCharsets.UTF_8).lines().toList(), r.offsets);
             if (answers == null) {
-                failed.add(program + " gave an answer of the wrong shape for " + r.module());
+                failed.add(program + " gave an answer of the wrong shape for " + r.module);
             } else {
-                out.put(r.module(), answers);
+                out.computeIfAbsent(r.module, m -> new HashMap<>()).putAll(answers);
             }
         }
     }

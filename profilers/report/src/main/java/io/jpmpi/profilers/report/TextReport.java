@@ -69,10 +69,10 @@ public final class TextReport {
         b.append("\nPer host (").append(h.hosts().size()).append(" hosts; ").append(Units.bytes(h.betweenHosts()))
                 .append(" sent between hosts)\n");
         String format = "%-18s%7s%8s%11s%11s%8s%13s%13s\n";
-        b.append(String.format(Locale.ROOT, format, "host", "ranks", "first", "app time", "MPI time", "MPI %",
+        b.append(Units.format(format, "host", "ranks", "first", "app time", "MPI time", "MPI %",
                 "sent out", "received"));
         for (Hosts.Host x : h.hosts()) {
-            b.append(String.format(Locale.ROOT, format, cut(plain(x.name()), 17), x.ranks(), x.firstRank(),
+            b.append(Units.format(format, cut(plain(x.name()), 17), x.ranks(), x.firstRank(),
                     Units.seconds(x.appSeconds()), Units.seconds(x.mpiSeconds()), Units.percent(x.mpiPercent()),
                     Units.bytes(x.bytesOut()), Units.bytes(x.bytesIn())));
         }
@@ -80,16 +80,16 @@ public final class TextReport {
             return;
         }
         b.append("\nBytes between hosts (sender row, receiver column)\n");
-        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-18s", ""));
+        StringBuilder head = new StringBuilder(Units.format("%-18s", ""));
         for (Hosts.Host x : h.hosts()) {
-            head.append(String.format(Locale.ROOT, "%11s", cut(plain(x.name()), 10)));
+            head.append(Units.format("%11s", cut(plain(x.name()), 10)));
         }
         b.append(head.toString().stripTrailing()).append('\n');
         for (int i = 0; i < h.hosts().size(); i++) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-18s", cut(plain(h.hosts().get(i).name()),
+            StringBuilder line = new StringBuilder(Units.format("%-18s", cut(plain(h.hosts().get(i).name()),
                     17)));
             for (int j = 0; j < h.hosts().size(); j++) {
-                line.append(String.format(Locale.ROOT, "%11s", i == j ? "-" : Units.bytes(h.bytes()[i][j])));
+                line.append(Units.format("%11s", i == j ? "-" : Units.bytes(h.bytes()[i][j])));
             }
             b.append(line).append('\n');
         }
@@ -122,7 +122,7 @@ public final class TextReport {
             field(b, "hosts", hosts);
         }
         boxed(b, "");
-        boxed(b, String.format(Locale.ROOT, "%-" + LABEL + "s%10s%8s%11s%11s%8s%8s", "per rank", "min", "rank",
+        boxed(b, Units.format("%-" + LABEL + "s%10s%8s%11s%11s%8s%8s", "per rank", "min", "rank",
                 "avg", "max", "rank", "cv"));
         Profile.Summary s = p.summary();
         statRow(b, "app time", s.appSeconds(), Units::seconds);
@@ -151,14 +151,14 @@ public final class TextReport {
     }
 
     private static void statRow(StringBuilder b, String label, Stat s, DoubleFunction<String> f) {
-        boxed(b, String.format(Locale.ROOT, "%-" + LABEL + "s%10s%8d%11s%11s%8d%8.2f", label, f.apply(s.min()),
+        boxed(b, Units.format("%-" + LABEL + "s%10s%8d%11s%11s%8d%8.2f", label, f.apply(s.min()),
                 s.minRank(), f.apply(s.avg()), f.apply(s.max()), s.maxRank(), s.cv()));
     }
 
     /** A labelled value in the box, wrapped under itself when longer than a line. */
     private static void field(StringBuilder b, String label, String value) {
         int room = INNER - LABEL;
-        String head = String.format(Locale.ROOT, "%-" + LABEL + "s", label);
+        String head = Units.format("%-" + LABEL + "s", label);
         String rest = value;
         do {
             int n = Math.min(room, rest.length());
@@ -197,11 +197,11 @@ public final class TextReport {
                 .append(p.ranks() == 1 ? " rank" : " ranks").append("; ").append(Units.percent(percentOf(shown, mpi)))
                 .append("% of MPI time)\n");
         String columns = "%9s%9s%6s%6s%10s%9s%9s%9s%9s\n";
-        b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "calls", "time", "%MPI", "%app",
+        b.append(Units.format("%-" + NAME + "s" + columns, "function", "calls", "time", "%MPI", "%app",
                 "avg/call", "min call", "max call", "sent", "recv"));
         for (FunctionProfile f : top) {
             name(b, f.name());
-            b.append(String.format(Locale.ROOT, columns,
+            b.append(Units.format(columns,
                     Units.count(f.calls()), Units.seconds(f.timeSeconds()), Units.percent(percentOf(f.timeSeconds(), mpi)),
                     Units.percent(percentOf(f.timeSeconds(), app)),
                     Units.seconds(f.calls() == 0 ? 0 : f.timeSeconds() / f.calls()), Readable.minCall(p, f.minCallSeconds()),
@@ -253,14 +253,14 @@ public final class TextReport {
         wrap(b, "The ranks with the least and the most MPI time, per function: rank " + lo + " ("
                 + Units.seconds(mpi.min()) + ") and rank " + hi + " (" + Units.seconds(mpi.max()) + ")");
         String columns = "%8s%10s%9s%9s  %8s%10s%9s%9s\n";
-        b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "calls", "time", "sent", "recv",
+        b.append(Units.format("%-" + NAME + "s" + columns, "function", "calls", "time", "sent", "recv",
                 "calls", "time", "sent", "recv"));
-        b.append(String.format(Locale.ROOT, "%-" + NAME + "s%-38s%s\n", "", "rank " + lo, "rank " + hi));
+        b.append(Units.format("%-" + NAME + "s%-38s%s\n", "", "rank " + lo, "rank " + hi));
         for (FunctionProfile f : top) {
             ProfileDetails.Entry a = rows.get(lo).get(f.name());
             ProfileDetails.Entry z = rows.get(hi).get(f.name());
             name(b, f.name());
-            b.append(String.format(Locale.ROOT, columns, a == null ? "-" : Units.count(a.calls()),
+            b.append(Units.format(columns, a == null ? "-" : Units.count(a.calls()),
                     a == null ? "-" : Units.seconds(a.timeSeconds()), a == null ? "-" : Readable.bytes(f, a.bytesSent()),
                     a == null ? "-" : Readable.bytes(f, a.bytesRecv()), z == null ? "-" : Units.count(z.calls()),
                     z == null ? "-" : Units.seconds(z.timeSeconds()), z == null ? "-" : Readable.bytes(f, z.bytesSent()),
@@ -290,7 +290,7 @@ public final class TextReport {
         b.append(detail == null ? "\nCalls per message size, per function (functions of the tables above that move bytes)\n"
                 : "\nCalls and time per message size, per function (functions of the tables above that move bytes)\n");
         String format = "%-" + NAME + "s%-14s%12s%8s%10s%8s\n";
-        b.append(String.format(Locale.ROOT, format, "function", "size", "calls", "%", detail == null ? "" : "time",
+        b.append(Units.format(format, "function", "size", "calls", "%", detail == null ? "" : "time",
                 detail == null ? "" : "%").stripTrailing()).append('\n');
         for (FunctionProfile f : moving) {
             ProfileBreakdown.FunctionDetail d = detail == null ? null : detail.get(f.name());
@@ -303,7 +303,7 @@ public final class TextReport {
                     time = Units.seconds(t);
                     share = Units.percent(percentOf(t, f.timeSeconds()));
                 }
-                b.append(String.format(Locale.ROOT, "%-14s%12s%8s%10s%8s", Histogram.label(k), Units.count(c),
+                b.append(Units.format("%-14s%12s%8s%10s%8s", Histogram.label(k), Units.count(c),
                         Units.percent(percentOf(c, total)), time, share).stripTrailing()).append('\n');
             });
         }
@@ -348,8 +348,8 @@ public final class TextReport {
         b.append("\nCollectives: buffer bytes (mpiP's message size: the count x type each rank gives a call) beside the\n"
                 + "pairwise bytes of the tables above\n");
         String format = "%-" + NAME + "s%9s%11s%11s%11s%11s\n";
-        b.append(String.format(Locale.ROOT, format, "function", "calls", "buffer", "avg/call", "pairwise", "pairwise"));
-        b.append(String.format(Locale.ROOT, format, "", "", "bytes", "buffer", "sent", "recv"));
+        b.append(Units.format(format, "function", "calls", "buffer", "avg/call", "pairwise", "pairwise"));
+        b.append(Units.format(format, "", "", "bytes", "buffer", "sent", "recv"));
         for (FunctionProfile f : colls) {
             ProfileBreakdown.FunctionDetail d = detail.get(f.name());
             long counted = 0;
@@ -357,20 +357,20 @@ public final class TextReport {
                 counted += c;
             }
             name(b, f.name());
-            b.append(String.format(Locale.ROOT, "%9s%11s%11s%11s%11s\n", Units.count(f.calls()),
+            b.append(Units.format("%9s%11s%11s%11s%11s\n", Units.count(f.calls()),
                     Units.bytes(d.bufferBytes()), counted == 0 ? "-" : Units.bytes(Math.round((double) d.bufferBytes()
                     / counted)), Readable.bytes(f, f.bytesSent()), Readable.bytes(f, f.bytesRecv())));
         }
         b.append("\nCollectives by communicator size (processes in the communicator; the remote group's for an\n"
                 + "inter-communicator)\n");
         String f2 = "%-" + NAME + "s%-16s%10s%8s%10s%8s\n";
-        b.append(String.format(Locale.ROOT, f2, "function", "processes", "calls", "%", "time", "%"));
+        b.append(Units.format(f2, "function", "processes", "calls", "%", "time", "%"));
         for (FunctionProfile f : colls) {
             ProfileBreakdown.FunctionDetail d = detail.get(f.name());
             long total = LongStream.of(d.callsByComm()).sum();
             buckets(b, f.name(), d.callsByComm(), (k, c) -> {
                 double t = k < d.timeByComm().length ? d.timeByComm()[k] : 0;
-                b.append(String.format(Locale.ROOT, "%-16s%10s%8s%10s%8s\n", Readable.commLabel(k), Units.count(c),
+                b.append(Units.format("%-16s%10s%8s%10s%8s\n", Readable.commLabel(k), Units.count(c),
                         Units.percent(percentOf(c, total)), Units.seconds(t),
                         Units.percent(percentOf(t, f.timeSeconds()))));
             });
@@ -389,7 +389,7 @@ public final class TextReport {
                 + "(time = estimate +- its standard error; min and max call are of the timed calls)\n");
         for (FunctionProfile f : sampled) {
             name(b, f.name());
-            b.append(String.format(Locale.ROOT, "%9s of %s calls timed, time %s +- %s (%s%%)\n",
+            b.append(Units.format("%9s of %s calls timed, time %s +- %s (%s%%)\n",
                     Units.count(f.timedCalls()), Units.count(f.calls()), Units.seconds(f.timeSeconds()),
                     Units.seconds(f.timeErrorSeconds()), Units.percent(percentOf(f.timeErrorSeconds(), f.timeSeconds()))));
         }
@@ -426,12 +426,12 @@ public final class TextReport {
                     + " call sites by time").append(" (sums over ").append(p.ranks())
                     .append(p.ranks() == 1 ? " rank" : " ranks").append("; time per rank: lowest, highest, their ranks)\n");
             String columns = "%-20s%8s%9s%6s%9s%5s%9s%5s\n";
-            b.append(String.format(Locale.ROOT, "%-" + SITE + "s" + columns, "site", " function", "calls", "time", "%MPI",
+            b.append(Units.format("%-" + SITE + "s" + columns, "site", " function", "calls", "time", "%MPI",
                     "min", "rank", "max", "rank"));
             for (CallSites.Site s : shown) {
                 column(b, s.where(), SITE);
                 Stat t = s.timeSeconds();
-                b.append(String.format(Locale.ROOT, columns, " " + cut(plain(s.function()), 19),
+                b.append(Units.format(columns, " " + cut(plain(s.function()), 19),
                         Units.count(s.calls().sum()), Units.seconds(t.sum()), Units.percent(percentOf(t.sum(), mpi)),
                         Units.seconds(t.min()), t.minRank(), Units.seconds(t.max()), t.maxRank()));
             }
@@ -449,7 +449,7 @@ public final class TextReport {
     private static void functionSites(StringBuilder b, CallSites cs, List<FunctionProfile> top) {
         b.append("\nCall sites per function (the functions above; each one's sites by time)\n");
         String columns = "%10s%10s%8s\n";
-        b.append(String.format(Locale.ROOT, "%-" + NAME + "s%-" + (WIDTH - NAME - 28) + "s" + columns, "function",
+        b.append(Units.format("%-" + NAME + "s%-" + (WIDTH - NAME - 28) + "s" + columns, "function",
                 "site", "calls", "time", "% fn"));
         for (FunctionProfile f : top) {
             List<CallSites.Site> of = cs.of(f.name());
@@ -463,7 +463,7 @@ public final class TextReport {
                 if (i > 0) {
                     b.append(" ".repeat(NAME));
                 }
-                b.append(String.format(Locale.ROOT, "%-" + room + "s" + columns, cut(plain(s.where()), room - 1),
+                b.append(Units.format("%-" + room + "s" + columns, cut(plain(s.where()), room - 1),
                         Units.count(s.calls().sum()), Units.seconds(s.timeSeconds().sum()),
                         Units.percent(percentOf(s.timeSeconds().sum(), f.timeSeconds()))));
             }
@@ -478,15 +478,15 @@ public final class TextReport {
     private static void spread(StringBuilder b, Profile p, List<FunctionProfile> top) {
         b.append("Time per rank of these functions (lowest and highest, the rank with each, coefficient of variation)\n");
         String columns = "%10s%8s%11s%11s%8s%8s%9s\n";
-        b.append(String.format(Locale.ROOT, "%-" + NAME + "s" + columns, "function", "min", "rank", "avg", "max", "rank",
+        b.append(Units.format("%-" + NAME + "s" + columns, "function", "min", "rank", "avg", "max", "rank",
                 "cv", "max/avg"));
         for (FunctionProfile f : top) {
             Stat t = f.perRank().timeSeconds();
             name(b, f.name());
-            b.append(String.format(Locale.ROOT, columns, Units.seconds(t.min()),
+            b.append(Units.format(columns, Units.seconds(t.min()),
                     Integer.toString(t.minRank()), Units.seconds(t.avg()), Units.seconds(t.max()),
-                    Integer.toString(t.maxRank()), String.format(Locale.ROOT, "%.2f", t.cv()),
-                    t.avg() == 0 ? "-" : String.format(Locale.ROOT, "%.2f", t.max() / t.avg())));
+                    Integer.toString(t.maxRank()), Units.format("%.2f", t.cv()),
+                    t.avg() == 0 ? "-" : Units.format("%.2f", t.max() / t.avg())));
         }
     }
 
@@ -527,7 +527,7 @@ public final class TextReport {
         }
         b.append("Message sizes (calls by the larger of the bytes a call sends and receives; all functions; bytes)\n");
         String format = "%-12s%12s%8s%8s  %-" + (NAME - 2) + "s %s";
-        b.append(String.format(Locale.ROOT, format, "size", "calls", "%", "cum %", "most calls by", "").stripTrailing())
+        b.append(Units.format(format, "size", "calls", "%", "cum %", "most calls by", "").stripTrailing())
                 .append('\n');
         long cumulative = 0;
         for (int k = first; k <= last; k++) {
@@ -539,7 +539,7 @@ public final class TextReport {
                 }
                 String label = end == k ? Histogram.label(k)
                         : Units.bytes(Histogram.lowerBound(k)) + "-" + Units.bytes((1L << end) - 1);
-                b.append(String.format(Locale.ROOT, format, label, "0", "0.0", Units.percent(percentOf(cumulative,
+                b.append(Units.format(format, label, "0", "0.0", Units.percent(percentOf(cumulative,
                         total)), "", "").stripTrailing()).append('\n');
                 k = end;
                 continue;
@@ -555,7 +555,7 @@ public final class TextReport {
                 }
             }
             int bar = (int) Math.round((double) BAR * h[k] / most);
-            b.append(String.format(Locale.ROOT, format, Histogram.label(k), Units.count(h[k]),
+            b.append(Units.format(format, Histogram.label(k), Units.count(h[k]),
                     Units.percent(percentOf(h[k], total)), Units.percent(percentOf(cumulative, total)),
                     cut(by, NAME - 2), "#".repeat(Math.max(1, bar))).stripTrailing()).append('\n');
         }
@@ -671,9 +671,9 @@ public final class TextReport {
             width = Math.max(width, 2 + Math.max(party(p, all, q.from()).length(), party(p, all, q.to()).length()));
         }
         String format = "%" + width + "s%" + (width + 2) + "s%12s%10s%12s%12s\n";
-        b.append(String.format(Locale.ROOT, format, "sender", "receiver", "bytes", "% bytes", "messages", "avg size"));
+        b.append(Units.format(format, "sender", "receiver", "bytes", "% bytes", "messages", "avg size"));
         for (Pair q : top) {
-            b.append(String.format(Locale.ROOT, format, party(p, all, q.from()), party(p, all, q.to()),
+            b.append(Units.format(format, party(p, all, q.from()), party(p, all, q.to()),
                     Units.bytes(q.bytes()),
                     Units.percent(percentOf(q.bytes(), all.bytes())), Units.count(q.messages()),
                     q.messages() == 0 ? "-" : Units.bytes((double) q.bytes() / q.messages())));
@@ -720,7 +720,7 @@ public final class TextReport {
         if (pct >= 1) {
             return Units.percent(pct);
         }
-        return String.format(Locale.ROOT, "%.3g", pct).replace("e-0", "e-");
+        return Units.format("%.3g", pct).replace("e-0", "e-");
     }
 
     /** {@code s} safe for a terminal: control and format characters replaced by '?'. */

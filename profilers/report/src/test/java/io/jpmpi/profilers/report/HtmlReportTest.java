@@ -94,6 +94,14 @@ class HtmlReportTest {
                 + sha256(script.group(1)) + "'", policy.group(1));
     }
 
+    /** The policy's hashes are constants: they are the style's and the script's (else: the value to write). */
+    @Test
+    void theHashesInThePolicyAreTheStylesAndTheScripts() throws Exception {
+        assertEquals(sha256(HtmlReport.STYLE), HtmlReport.STYLE_SHA256, "HtmlReport.STYLE changed: STYLE_SHA256 is now");
+        assertEquals(sha256(HtmlReport.SCRIPT), HtmlReport.SCRIPT_SHA256,
+                "HtmlReport.SCRIPT changed: SCRIPT_SHA256 is now");
+    }
+
     private static String sha256(String s) throws Exception {
         return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
                 .digest(s.getBytes(StandardCharsets.UTF_8)));

@@ -125,6 +125,45 @@ class SiteNamesTest {
                 + " symbol or module+offset", cs.note());
     }
 
+    /**
+     * More sites in one module than one process is given: several processes, each answer (more than a
+     * pipe holds) read as it comes, and every site gets its own function and line.
+     */
+    @Test
+    void moreSitesInOneModuleThanOneProcessTakes(@TempDir Path dir) throws Exception {
+        int n = 2 * SiteNames.PER_PROCESS + 3;
+        StringBuilder c = new StringBuilder("int sink;\n");
+        for (int i = 0; i < n; i++) {
+            c.append("__attribute__((noinline)) void many_").append(i).append("(void) { sink += ").append(i)
+                    .append("; }\n");
+        }
+        c.append("int main(void) { many_0(); return sink; }\n");
+        Files.writeString(dir.resolve("many.c"), c);
+        run(dir, "cc", "-g", "-O1", "-o", "many", "many.c");
+        Process p = new ProcessBuilder("nm", "many").directory(dir.toFile()).start();
+        Map<String, Long> offsets = new java.util.HashMap<>();
+        for (String l : new String(p.getInputStream().readAllBytes()).lines().toList()) {
+            String[] f = l.split(" ");
+            if (f.length == 3 && f[2].startsWith("many_")) {
+                offsets.put(f[2], Long.parseLong(f[0], 16));
+            }
+        }
+        p.waitFor();
+        assertEquals(n, offsets.size());
+        List<SiteTables.Raw> raws = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            raws.add(raw(dir.resolve("many"), offsets.get("many_" + i), null));
+        }
+        CallSites cs = SiteNames.name(new SiteTables.Merged(raws, null));
+        assertNull(cs.note());
+        for (int i = 0; i < n; i++) {
+            CallSites.Site site = cs.sites().get(i);
+            assertEquals(CallSites.Resolved.LINE, site.resolved(), site.toString());
+            assertEquals("many_" + i, site.name());
+            assertEquals(i + 2, site.line(), site.toString());
+        }
+    }
+
     @Test
     void withoutAddr2lineTheRanksNamesAreKeptAndThatIsSaidOnce(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("a"), "not a program");
