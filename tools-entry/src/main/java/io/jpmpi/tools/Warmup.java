@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link #lowestPriority}), and does nothing if it cannot. It writes nothing anywhere,
  * starts after the job has, and is a daemon that stops at its next step once the job has ended
  * ({@link #stop}); what it made is dropped, so the job's own profile and reports are the same with
- * it or without it ({@code JPMPI_LAUNCHER_WARMUP=off}). Then, given the job's output directory, the
+ * it or without it ({@code JPMPI_LAUNCHER_WARMUP=off}). It begins {@value #START_AFTER_MS} ms after the
+ * job has started, once the job's own start is over. Then, given the job's output directory, the
  * same thread merges the job's own dumps as soon as rank 0 has written them, while the job's launcher
  * takes the job down ({@link EarlyMerge}; off with the warm-up).
  */
@@ -90,9 +91,20 @@ final class Warmup {
         return done;
     }
 
+    /**
+     * How long after the job's start the warm-up begins. The job's start (its launcher starting the
+     * ranks, MPI_Init) is when the job wants both cores most: a warm-up begun with it made a 2-rank empty
+     * job ~10 ms longer with Open MPI and ~25 ms with MPICH, whose whole job is ~60 ms, too short for
+     * the warm-up (~100 ms of idle CPU) to finish and be of use. Begun this much later, neither job was
+     * longer, and Open MPI's still had its after-job work warmed and merged early (benchmarks/README.md,
+     * "The eighth session").
+     */
+    static final long START_AFTER_MS = 100;
+
     private void run(Path sample) {
         try {
-            if (!lowestPriority()) {
+            Thread.sleep(START_AFTER_MS);
+            if (over || !lowestPriority()) {
                 return;
             }
             Profile p = ProfileWriter.mergeDumps(sample); // with its call sites named (addr2line, SCHED_IDLE too)
@@ -111,6 +123,8 @@ final class Warmup {
             done = true;
         } catch (IOException | RuntimeException e) {
             // a sample this launcher cannot read: no warm-up, nothing else changes
+        } catch (InterruptedException e) {
+            return; // no warm-up
         }
         if (early != null && !over) {
             early.watch();
