@@ -98,11 +98,31 @@ public final class SiteTables {
         for (Accumulator a : all.values()) {
             out.add(a.raw(ranks));
         }
-        out.sort(Comparator.comparingDouble((Raw r) -> r.timeSeconds().sum()).reversed()
-                .thenComparing(Comparator.comparingDouble((Raw r) -> r.calls().sum()).reversed())
-                .thenComparing(Raw::module).thenComparingLong(Raw::offset).thenComparing(Raw::function));
+        out.sort(MOST_TIME_FIRST);
         return new Merged(List.copyOf(out), problems.isEmpty() ? null : String.join("; ", problems));
     }
+
+    /**
+     * The sites' order: most time first, then most calls, then module, offset and function. A class
+     * rather than a chain of Comparator.comparing(...) over lambdas and method references, whose
+     * linking costs a fresh JVM, such as the launcher's after a job, ~5 ms.
+     */
+    private static final Comparator<Raw> MOST_TIME_FIRST = new Comparator<>() {
+        @Override
+        public int compare(Raw a, Raw b) {
+            int c = Double.compare(b.timeSeconds().sum(), a.timeSeconds().sum());
+            if (c == 0) {
+                c = Double.compare(b.calls().sum(), a.calls().sum());
+            }
+            if (c == 0) {
+                c = a.module().compareTo(b.module());
+            }
+            if (c == 0) {
+                c = Long.compare(a.offset(), b.offset());
+            }
+            return c != 0 ? c : a.function().compareTo(b.function());
+        }
+    };
 
     /** One table's lines, added up by site over the threads: key → {calls, seconds, bytes}. */
     private static void readOne(Path file, Map<String, double[]> out, Map<String, String[]> identity,

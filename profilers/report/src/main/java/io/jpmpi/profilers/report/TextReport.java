@@ -574,9 +574,20 @@ public final class TextReport {
     record Pairs(List<Pair> top, long pairs, long bytes, long messages, boolean byBlock) {
     }
 
-    private static final Comparator<Pair> MOST_FIRST = Comparator.comparingLong(Pair::bytes).reversed()
-            .thenComparing(Comparator.comparingLong(Pair::messages).reversed())
-            .thenComparingInt(Pair::from).thenComparingInt(Pair::to);
+    /** Most bytes first, then most messages, then by sender and receiver (a class: see Aggregate's order). */
+    private static final Comparator<Pair> MOST_FIRST = new Comparator<>() {
+        @Override
+        public int compare(Pair a, Pair b) {
+            int c = Long.compare(b.bytes(), a.bytes());
+            if (c == 0) {
+                c = Long.compare(b.messages(), a.messages());
+            }
+            if (c == 0) {
+                c = Integer.compare(a.from(), b.from());
+            }
+            return c != 0 ? c : Integer.compare(a.to(), b.to());
+        }
+    };
 
     /**
      * The {@code n} sender-receiver pairs of the rank matrix with the most bytes (then messages, then
