@@ -115,6 +115,15 @@ public final class RankDumps {
         return true;
     }
 
+    /** The world size rank 0's dump in {@code dir} says (its header alone), or -1 without one to read. */
+    public static int worldSize(Path dir) {
+        try {
+            return Snapshot.head(dir.resolve("ranks").resolve("rank-0.bin")).size();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /**
      * Removes the dumps {@code dir/ranks/rank-R.bin} once a complete profile.json holds what they
      * held (the launcher, after merging them), and the ranks folder if nothing else is left in it.

@@ -3,9 +3,12 @@ package io.jpmpi.profilers.report;
 import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.profile.SiteTables;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * The one way a profile directory gets its {@value Reports#PROFILE} and its reports, whoever writes
@@ -32,7 +35,36 @@ public final class ProfileWriter {
      * with the call sites of the ranks' tables (sites/rank-R.tsv) if there are any.
      */
     public static Profile mergeDumps(Path dir) throws IOException {
-        return withSites(RankDumps.merge(dir), dir);
+        int ranks = SiteTables.present(dir) ? RankDumps.worldSize(dir) : -1;
+        if (ranks <= 0) {
+            return withSites(RankDumps.merge(dir), dir);
+        }
+        // The call sites (their tables read and addr2line asked: processes the merge would wait for) on a
+        // thread of their own beside the dumps' merge: the same profile as withSites(merge) whenever the
+        // merged profile has the world size rank 0's dump says, which it is asked for; otherwise that.
+        FutureTask<CallSites> sites = new FutureTask<>(() -> SiteNames.name(SiteTables.read(dir, ranks)));
+        Thread t = new Thread(sites, "jpmpi-sites");
+        t.setDaemon(true);
+        t.start();
+        Profile p = RankDumps.merge(dir);
+        if (p.sites() != null || p.ranks() != ranks) {
+            sites.cancel(false);
+            return withSites(p, dir);
+        }
+        try {
+            return p.withSites(sites.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while naming the call sites of " + dir);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(e.getCause());
+        }
     }
 
     /* ---- call sites (issue 21) ---- */
