@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,9 +63,12 @@ final class Ahead {
         // logs starts at DEBUG since JDK 21), which finds the logging backend through every jar of the
         // class path: ~7 ms on the launcher's cold JVM, asked on a thread of its own beside picocli's
         // model and the inspections, rather than by the job's start (benchmarks/README.md, "launcher/").
+        // Asking whether it logs at DEBUG, as the start does, also starts java.util.logging's LogManager
+        // and makes the logger itself (~3 ms more); the redirects' class is the start's too.
         Thread logger = new Thread(() -> {
             try {
-                System.getLogger("java.lang.ProcessBuilder");
+                System.getLogger("java.lang.ProcessBuilder").isLoggable(System.Logger.Level.DEBUG);
+                Objects.requireNonNull(ProcessBuilder.Redirect.INHERIT);
             } catch (RuntimeException | Error e) {
                 // the start of a process asks again, and says what is wrong
             }
