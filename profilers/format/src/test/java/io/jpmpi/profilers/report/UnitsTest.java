@@ -2,10 +2,36 @@ package io.jpmpi.profilers.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The figures of the reports, especially where rounding crosses into the next unit. */
 class UnitsTest {
+    /** Units.fixed writes what String.format("%.Nf") writes: ties, magnitudes, signs, the non-finite. */
+    @Test
+    void fixedIsFormattersFixedPoint() {
+        List<Double> values = new ArrayList<>(List.of(0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 1.005, 2.675,
+                0.045, 9.995, 99.95, 999.5, 0.05, 1e-7, 123456789.125, 1e15, 1e16 + 2, 1e22, 4.35, 0.1 + 0.2,
+                Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, Double.NaN, Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY, (double) Long.MAX_VALUE));
+        Random r = new Random(26);
+        for (int i = 0; i < 20000; i++) {
+            double magnitude = Math.pow(10, r.nextInt(30) - 12);
+            double v = r.nextDouble() * magnitude;
+            values.add(r.nextBoolean() ? v : -v);
+            // a tie at the last digit kept, as a report's figures often are (x.xx5)
+            values.add((r.nextInt(200000) + 0.5) / Math.pow(10, r.nextInt(4)));
+        }
+        for (double v : values) {
+            for (int d = 0; d <= 3; d++) {
+                assertEquals(String.format((Locale) null, "%." + d + "f", v), Units.fixed(v, d), v + " to " + d);
+            }
+        }
+    }
+
     @Test
     void seconds() {
         assertEquals("0 s", Units.seconds(0));

@@ -294,7 +294,7 @@ public final class HtmlReport {
         }
         cell(b, f.apply(s.max()), s.max());
         cell(b, Integer.toString(s.maxRank()), s.maxRank());
-        cell(b, Units.format("%.2f", s.cv()), s.cv());
+        cell(b, Units.fixed(s.cv(), 2), s.cv());
     }
 
     /** Starts a table sortable by any column: its id, and its headings ("#name": a column of numbers). */
@@ -1114,7 +1114,7 @@ public final class HtmlReport {
     }
 
     private static String num(double v) {
-        String s = Units.format("%.1f", v);
+        String s = Units.fixed(v, 1);
         return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
     }
 

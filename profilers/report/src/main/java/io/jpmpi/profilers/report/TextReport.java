@@ -485,8 +485,8 @@ public final class TextReport {
             name(b, f.name());
             b.append(Units.format(columns, Units.seconds(t.min()),
                     Integer.toString(t.minRank()), Units.seconds(t.avg()), Units.seconds(t.max()),
-                    Integer.toString(t.maxRank()), Units.format("%.2f", t.cv()),
-                    t.avg() == 0 ? "-" : Units.format("%.2f", t.max() / t.avg())));
+                    Integer.toString(t.maxRank()), Units.fixed(t.cv(), 2),
+                    t.avg() == 0 ? "-" : Units.fixed(t.max() / t.avg(), 2)));
         }
     }
 
