@@ -1108,7 +1108,8 @@ public final class HtmlReport {
         int[] to = {127, 39, 4};
         StringBuilder c = new StringBuilder("#");
         for (int i = 0; i < 3; i++) {
-            c.append(Units.format("%02x", Math.round(from[i] + f * (to[i] - from[i]))));
+            int x = (int) Math.round(from[i] + f * (to[i] - from[i])); // 4 to 254: two hex digits, as %02x
+            c.append(Character.forDigit(x >> 4, 16)).append(Character.forDigit(x & 15, 16));
         }
         return c.toString();
     }

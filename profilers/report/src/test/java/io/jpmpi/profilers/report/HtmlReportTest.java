@@ -94,6 +94,24 @@ class HtmlReportTest {
                 + sha256(script.group(1)) + "'", policy.group(1));
     }
 
+    /** The heat map's colours: the gradient's channels as two lower-case hex digits each (%02x). */
+    @Test
+    void heatColoursAreTheGradientsChannelsInHex() {
+        assertEquals("#fee0b6", HtmlReport.heat(0, 1, 1000));
+        assertEquals("#fee0b6", HtmlReport.heat(1, 1, 1000));
+        assertEquals("#7f2704", HtmlReport.heat(1000, 1, 1000));
+        int[] from = {254, 224, 182};
+        int[] to = {127, 39, 4};
+        for (int v = 1; v <= 1000; v++) {
+            double f = Math.log(v) / Math.log(1000);
+            StringBuilder want = new StringBuilder("#");
+            for (int i = 0; i < 3; i++) {
+                want.append(String.format("%02x", Math.round(from[i] + f * (to[i] - from[i]))));
+            }
+            assertEquals(want.toString(), HtmlReport.heat(v, 1, 1000), "value " + v);
+        }
+    }
+
     /** The policy's hashes are constants: they are the style's and the script's (else: the value to write). */
     @Test
     void theHashesInThePolicyAreTheStylesAndTheScripts() throws Exception {
