@@ -292,6 +292,24 @@ class RankDumpsTest {
                 refused("rank-1.bin", b -> b.put(second, (byte) 0)));
     }
 
+    /**
+     * A rank whose table of function names differs from rank 0's (another function where rank 0 has
+     * MPI_Allreduce's neighbour) is another job's: refused. A merge reads a table once and compares the
+     * next dumps' bytes with it (Snapshot), so the good dumps merge as before around that refusal.
+     */
+    @Test
+    void anotherTableOfFunctionsIsAnotherJobs() throws IOException {
+        Dumps.writeAll(dir, RANKS);
+        assertEquals(RANKS, RankDumps.merge(dir).ranks());
+        int second = Snapshot.HEADER + Snapshot.NAME;
+        String why = refused("rank-1.bin", b -> b.put(second, Arrays.copyOf("MPI_Zzz".getBytes(), Snapshot.NAME)));
+        assertTrue(why.startsWith("other functions than "), why);
+        Dumps.writeAll(dir, RANKS);
+        Profile again = RankDumps.merge(dir);
+        assertEquals(RANKS, again.ranks());
+        assertEquals(6, again.functions().size());
+    }
+
     @Test
     void sizesThatDoNotAgree() throws IOException {
         Path ranks = Dumps.writeAll(dir, RANKS);
