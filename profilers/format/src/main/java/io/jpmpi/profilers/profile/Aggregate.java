@@ -5,7 +5,7 @@ import io.jpmpi.profilers.report.Histogram;
 import io.jpmpi.profilers.report.Job;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.Stat;
-import java.time.Instant;
+import io.jpmpi.profilers.report.UtcSeconds;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -232,7 +232,7 @@ public final class Aggregate {
         Profile.Overhead overhead = new Profile.Overhead(calls > 0 ? sum[OVERHEAD] / calls * 1e9 : rank0.perCallNs(),
                 calls, sum[OVERHEAD]);
         String start = rank0.initUnixNs() > 0
-                ? Instant.ofEpochSecond(rank0.initUnixNs() / 1_000_000_000L).toString() : null;
+                ? UtcSeconds.format(rank0.initUnixNs() / 1_000_000_000L) : null;
         Job job = new Job(rank0.jobId().isEmpty() ? null : rank0.jobId(), rank0.executable(), rank0.impl(), hosts,
                 start, max[APP], rank0.step().isEmpty() ? null : rank0.step());
         long[][] bm = new long[blocks][blocks];

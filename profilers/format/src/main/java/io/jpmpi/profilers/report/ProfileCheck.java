@@ -138,7 +138,7 @@ public final class ProfileCheck {
 
     private static void job(Profile p) throws Inconsistency {
         Job job = p.job();
-        if (job.start() != null) {
+        if (job.start() != null && !UtcSeconds.isUtcSeconds(job.start())) {
             try {
                 Instant.parse(job.start());
             } catch (DateTimeParseException e) {
