@@ -462,7 +462,8 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
      * The size histograms: no function has more calls in them than it has calls. The section is most of
      * a dump (functions x buckets, most of them never called) and the launcher reads it once per rank
      * after a job, before the JIT compiler has seen this code: it is copied out in one bulk read, a
-     * function never called is checked all zero in one comparison, and only the others value by value.
+     * function never called is checked all zero with one loop ({@link #zero}), and only the others value
+     * by value.
      */
     private static long[][] histograms(ByteBuffer b, Header h, String[] names, long[][] stats) {
         int start = b.position();

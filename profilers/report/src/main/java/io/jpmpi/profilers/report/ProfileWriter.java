@@ -40,14 +40,15 @@ public final class ProfileWriter {
             return withSites(RankDumps.merge(dir), dir);
         }
         // The call sites (their tables read and addr2line asked: processes the merge would wait for) on a
-        // thread of their own beside the dumps' merge: the same profile as withSites(merge) whenever the
-        // merged profile has the world size rank 0's dump says, which it is asked for; otherwise that.
+        // thread of their own beside the dumps' merge (whose profile has no sites yet): the same profile as
+        // withSites(merge) whenever the merged profile has the world size rank 0's dump says, which the
+        // tables were read for; otherwise that.
         FutureTask<CallSites> sites = new FutureTask<>(() -> SiteNames.name(SiteTables.read(dir, ranks)));
         Thread t = new Thread(sites, "jpmpi-sites");
         t.setDaemon(true);
         t.start();
         Profile p = RankDumps.merge(dir);
-        if (p.sites() != null || p.ranks() != ranks) {
+        if (p.ranks() != ranks) {
             sites.cancel(false);
             return withSites(p, dir);
         }

@@ -21,10 +21,10 @@ import java.util.concurrent.TimeUnit;
  * offsets) with its offsets on its command line (each return address minus one, the byte in the
  * calling line) and its answer read from a pipe, {@value #PARALLEL} processes at a time, within
  * {@value #LIMIT_SECONDS} s in all. No file is written: a temporary file's random name would cost
- * the launcher SecureRandom's start (~10 ms in a fresh JVM) and a place in a shared /tmp. A site gets file, line and function from the module's debug
- * information; without it, the function from its symbol table; without that, the dynamic symbol
- * the rank found; without that, the module and offset. What could not be done is said once, in
- * {@link CallSites#note()}.
+ * the launcher SecureRandom's start (~10 ms in a fresh JVM) and a place in a shared /tmp. A site gets
+ * file, line and function from the module's debug information; without it, the function from its
+ * symbol table; without that, the dynamic symbol the rank found; without that, the module and offset.
+ * What could not be done is said once, in {@link CallSites#note()}.
  */
 public final class SiteNames {
     /** The longest the resolution may take, for all modules together. */
