@@ -4,15 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jpmpi.testsupport.MpiRun.Impl;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /**
  * jpmpi's command line in process (picocli): help, the refusals with their one line and their
@@ -33,6 +40,34 @@ class CommandLineTest {
         assertTrue(!r.out().contains("Exit status:") && !r.out().contains("Environment (jpmpi config"), r::describe);
         long settings = io.jpmpi.platform.Settings.all().stream().filter(s -> r.out().contains(s.env())).count();
         assertTrue(settings <= 4, () -> settings + " configuration variables named\n" + r.describe());
+    }
+
+    /**
+     * Every command's help, the nested ones included ({@code accounting summary}), renders without
+     * picocli's warnings: a description with a bare '%' is a format string picocli cannot format, and
+     * it then printed "[picocli WARN] Could not format ..." on stderr above the help.
+     */
+    @Test
+    void everyHelpRendersWithoutPicocliWarnings() {
+        Context ctx = new Context(Layout.current(), System.getenv(), new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
+        ByteArrayOutputStream warned = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        List<String> seen = new ArrayList<>();
+        System.setErr(new PrintStream(warned, true, StandardCharsets.UTF_8));
+        try {
+            helpOfAll(JpmpiCommand.commandLine(ctx), seen);
+        } finally {
+            System.setErr(err);
+        }
+        assertTrue(seen.contains("jpmpi accounting summary") && seen.contains("jpmpi run"), seen::toString);
+        assertEquals("", warned.toString(StandardCharsets.UTF_8), "the help of " + seen);
+    }
+
+    private static void helpOfAll(CommandLine c, List<String> seen) {
+        seen.add(c.getCommandSpec().qualifiedName());
+        c.getUsageMessage();
+        c.getSubcommands().values().forEach(s -> helpOfAll(s, seen));
     }
 
     @Test

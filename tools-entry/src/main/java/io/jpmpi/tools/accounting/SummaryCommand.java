@@ -34,7 +34,7 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code jpmpi accounting summary FILE...}: jobs, core-hours, MPI % and instruction rates per period and user. */
 @Command(name = "summary", mixinStandardHelpOptions = true,
         description = {"Add up accounting records per calendar month (or ISO week) of the jobs' end time (UTC),"
-                + " then per user (or executable): jobs, core-hours (ranks x wall time), the average MPI % weighted"
+                + " then per user (or executable): jobs, core-hours (ranks x wall time), the average MPI %% weighted"
                 + " by core-hours, and instructions per core-second when the hardware counters tool was on.",
                 "Lines that are not records are named on stderr (FILE:LINE: why) and skipped; only a file that"
                 + " cannot be read is an error."})
