@@ -14,7 +14,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,7 +101,8 @@ class InstallTreeIT {
                 InstallLayout.LIB + "/" + InstallLayout.STUB + "/libmpiprofilesupport.so", InstallLayout.INCLUDE + "/jpmpi.h",
                 InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.JVM_OPTIONS,
                 InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.TRAINING_JAR,
-                InstallLayout.JAVA_LAUNCHER + "/jpmpi-tools-entry.jar", InstallLayout.JAVA_LAUNCHER + "/jpmpi-probe.jar",
+                InstallLayout.JAVA_LAUNCHER + "/jpmpi-probe.jar",
+                InstallLayout.JAVA_LAUNCHER + "/licenses/jackson-core/META-INF/LICENSE",
                 InstallLayout.JAVA_LAUNCHER + "/" + InstallLayout.LAUNCHER_JVM_OPTIONS,
                 InstallLayout.JAVA_API + "/jpmpi-layering.jar", InstallLayout.JAVA_API + "/jpmpi-layering-sources.jar",
                 InstallLayout.JAVA_API + "/jpmpi-layering-javadoc.jar",
@@ -112,6 +116,9 @@ class InstallTreeIT {
                 .filter(l -> l.startsWith(InstallLayout.VERSION_KEY + "=")).findFirst().orElseThrow().substring(8);
         parts.add(InstallLayout.MODULEFILES + "/jpmpi/" + version);
         parts.add(InstallLayout.MODULEFILES + "/jpmpi/" + version + ".lua");
+        for (String jar : InstallLayout.LAUNCHER_JARS) {
+            parts.add(InstallLayout.JAVA_LAUNCHER + "/" + jar);
+        }
         for (String jar : InstallLayout.RUNTIME_JARS) {
             parts.add(InstallLayout.JAVA_RUNTIME + "/" + jar);
         }
@@ -125,6 +132,55 @@ class InstallTreeIT {
         List<String> missing = parts.stream().filter(p -> !Files.isRegularFile(prefix.resolve(p))).toList();
         assertEquals(List.of(), missing, "missing from the installation " + prefix);
         assertTrue(Files.readString(prefix.resolve(InstallLayout.PROPERTIES)).contains(InstallLayout.JAVA_HOME_KEY + "="));
+    }
+
+    /**
+     * The launcher's class path is two jars (tools-entry's pom, "launcher-jar"): every runtime dependency's
+     * classes but jpmpi-platform's in one, with jackson-core's classes for later JDKs and the manifest's
+     * Multi-Release that makes the JVM take them, both jackson jars' services files, no module descriptor,
+     * and no class file older than the launcher's AOT cache can hold (picocli's, upgraded); and
+     * jpmpi-platform.jar, small, with the launchers' grammars.
+     */
+    @Test
+    void theLaunchersClassPathIsTwoJars() throws IOException {
+        Path app = prefix.resolve(InstallLayout.JAVA_LAUNCHER);
+        try (Stream<Path> files = Files.list(app)) {
+            List<String> expected = new ArrayList<>(InstallLayout.LAUNCHER_JARS);
+            expected.add("jpmpi-probe.jar");
+            assertEquals(expected.stream().sorted().toList(), files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".jar")).sorted().toList());
+        }
+        assertFalse(Files.exists(app.resolve("lib")), "a lib/ beside the launcher's jars");
+        try (JarFile platform = new JarFile(app.resolve("jpmpi-platform.jar").toFile())) {
+            assertTrue(platform.getEntry("io/jpmpi/platform/launchers/hydra.grammar") != null, "no grammar in jpmpi-platform.jar");
+            assertTrue(platform.size() < 100, () -> platform.size() + " entries in jpmpi-platform.jar");
+        }
+        try (JarFile jar = new JarFile(app.resolve(InstallLayout.LAUNCHER_JARS.getFirst()).toFile(), true,
+                ZipFile.OPEN_READ, Runtime.version())) {
+            assertTrue(jar.isMultiRelease(), "the launcher's jar is not multi-release");
+            assertTrue(jar.getEntry("io/jpmpi/platform/LauncherGrammar.class") == null, "jpmpi-platform's classes merged");
+            for (String c : List.of("io/jpmpi/tools/Main", "io/jpmpi/profilers/report/TextReport", "io/jpmpi/specs/SpecJson",
+                    "io/jpmpi/layering/Interceptor", "picocli/CommandLine", "com/fasterxml/jackson/core/JsonFactory",
+                    "com/fasterxml/jackson/databind/ObjectMapper", "org/objectweb/asm/ClassReader")) {
+                assertTrue(jar.getEntry(c + ".class") != null, () -> c + " is not in the launcher's jar");
+            }
+            List<String> names = jar.stream().map(JarEntry::getName).toList();
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("META-INF/versions/21/com/fasterxml/jackson/core/")),
+                    "jackson-core's classes for later JDKs are missing");
+            assertTrue(names.contains("META-INF/services/com.fasterxml.jackson.core.JsonFactory")
+                    && names.contains("META-INF/services/com.fasterxml.jackson.core.ObjectCodec"), "a services file is missing");
+            assertEquals(List.of(), names.stream().filter(n -> n.endsWith("module-info.class")).toList());
+            List<String> old = new ArrayList<>();
+            for (JarEntry e : jar.stream().filter(e -> e.getName().endsWith(".class")).toList()) {
+                try (var in = jar.getInputStream(e)) {
+                    byte[] head = in.readNBytes(8);
+                    if (((head[6] & 0xff) << 8 | head[7] & 0xff) < 50) {
+                        old.add(e.getName());
+                    }
+                }
+            }
+            assertEquals(List.of(), old, "class files older than version 50");
+        }
     }
 
     @Test

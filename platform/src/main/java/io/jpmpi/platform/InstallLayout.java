@@ -1,5 +1,7 @@
 package io.jpmpi.platform;
 
+import java.util.List;
+
 /**
  * The layout of a jpmpi installation: every path below its prefix, relative, so the tree works
  * wherever it is unpacked, installed or moved. The build assembles this tree (the dist module),
@@ -16,7 +18,7 @@ package io.jpmpi.platform;
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
  * share/jpmpi/java/tools/&lt;tool&gt;/             the built-in Java levels (and the example's)
- * share/jpmpi/java/launcher/                 the launcher's jars, its JVM options, its AOT cache
+ * share/jpmpi/java/launcher/                 the launcher's jar, its JVM options, its AOT cache
  * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
  * share/jpmpi/examples/                      example programs and tools (sources)
  * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
@@ -73,6 +75,12 @@ public final class InstallLayout {
 
     private InstallLayout() {
     }
+
+    /**
+     * The launcher's class path, in {@link #JAVA_LAUNCHER}: its classes and its dependencies' in one jar,
+     * and this module's jar (the launchers' grammars, read from it before a job starts).
+     */
+    public static final List<String> LAUNCHER_JARS = List.of("jpmpi-launcher.jar", "jpmpi-platform.jar");
 
     /** The launcher's JVM options, one per line, in {@link #JAVA_LAUNCHER} (bin/jpmpi and its AOT training). */
     public static final String LAUNCHER_JVM_OPTIONS = "jvm.options";

@@ -37,11 +37,10 @@ final class AotCache {
         if (unfit.isPresent()) {
             return unfit;
         }
-        // as bin/jpmpi checks it: newer than the JDK's classes and every jar of the class path
-        List<Path> inputs = new ArrayList<>(List.of(jdk.home().resolve("lib/modules"),
-                layout.appDir().resolve("jpmpi-tools-entry.jar")));
-        try (var jars = Files.list(layout.appDir().resolve("lib"))) {
-            inputs.addAll(jars.sorted().toList());
+        // as bin/jpmpi checks it: newer than the JDK's classes and the launcher's jars
+        List<Path> inputs = new ArrayList<>(List.of(jdk.home().resolve("lib/modules")));
+        inputs.addAll(layout.launcherJars());
+        try {
             for (Path p : inputs) {
                 if (Files.getLastModifiedTime(p).compareTo(Files.getLastModifiedTime(cache)) >= 0) {
                     return Optional.of("the launcher's AOT cache is older than " + p);

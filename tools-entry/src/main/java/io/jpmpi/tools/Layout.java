@@ -1,10 +1,12 @@
 package io.jpmpi.tools;
 
 import io.jpmpi.platform.InstallLayout;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -90,17 +92,22 @@ public record Layout(Path home) {
         return p;
     }
 
-    /** This launcher's own jars. */
+    /** This launcher's own directory: its jar, JVM options, AOT cache and sample. */
     public Path appDir() {
         return home.resolve(InstallLayout.JAVA_LAUNCHER);
     }
 
+    /** The launcher's jars: its classes and its dependencies' (tools-entry's pom, "launcher-jar"), jpmpi-platform's. */
+    public List<Path> launcherJars() {
+        return InstallLayout.LAUNCHER_JARS.stream().map(appDir()::resolve).toList();
+    }
+
     /**
      * The launcher's class path, exactly as bin/jpmpi gives it to its JVM (the AOT cache of the
-     * launcher is made for this string, the wildcard unexpanded, and bin/jpmpi compares it).
+     * launcher is made for this string, and bin/jpmpi compares it).
      */
     public String launcherClasspath() {
-        return appDir().resolve("jpmpi-tools-entry.jar") + ":" + appDir().resolve("lib") + "/*";
+        return String.join(File.pathSeparator, launcherJars().stream().map(Path::toString).toList());
     }
 
     /** The launcher's JVM options, one per line (bin/jpmpi and the launcher's AOT training). */
