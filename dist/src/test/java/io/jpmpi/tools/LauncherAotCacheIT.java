@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import java.io.File;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code jpmpi run --tools profile} of 2 ranks, and the JVM's class-loading log says where each
  * class came from: picocli's (class files rewritten by the build, tools-entry's UpgradeClassFiles) and
  * jpmpi's own (io.jpmpi: the launcher, the merge, the reports) from the cache ("shared objects file"),
- * none read from a jar.
+ * none read from a jar; and bin/jpmpi gives its JVM that cache.
  */
 class LauncherAotCacheIT {
     @ParameterizedTest(name = "{0}")
@@ -69,5 +72,32 @@ class LauncherAotCacheIT {
         List<String> own = loaded.stream().filter(l -> l.contains(" io.jpmpi.") && !l.contains("$$Lambda")).toList();
         assertTrue(own.size() > 30, () -> String.join("\n", own));
         assertEquals(List.of(), own.stream().filter(l -> !l.endsWith("source: shared objects file")).toList());
+    }
+    /**
+     * bin/jpmpi itself gives the JVM that cache: its own list of the launcher's jars (a bash script
+     * cannot read InstallLayout.LAUNCHER_JARS) makes the class path the cache's info file names, and the
+     * cache is newer than each of them. The script's trace (bash -x) shows the command it runs.
+     */
+    @Test
+    void binJpmpiGivesItsJvmTheCache() throws Exception {
+        int major = Runtime.version().feature();
+        assumeTrue(major >= 25, "an AOT cache needs JDK 25 or later");
+        Path app = Jpmpi.HOME.resolve("share/jpmpi/java/launcher");
+        Path cache = app.resolve("jpmpi-launcher-jdk" + major + ".aot");
+        Properties info = new Properties();
+        try (InputStream in = Files.newInputStream(cache.resolveSibling(cache.getFileName() + ".info"))) {
+            info.load(in);
+        }
+        ProcessBuilder pb = new ProcessBuilder("bash", "-x", Jpmpi.HOME.resolve("bin/jpmpi").toString(), "--version")
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        p.getInputStream().transferTo(OutputStream.nullOutputStream());
+        String trace = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "jpmpi --version did not end");
+        assertEquals(0, p.exitValue(), trace);
+        String exec = trace.lines().filter(l -> l.startsWith("+ exec ")).findFirst().orElse("");
+        assertTrue(exec.contains(" -XX:AOTCache=" + cache + " "), () -> "no cache given to the JVM:\n" + trace);
+        assertTrue(exec.contains(" -cp " + info.getProperty("classpath") + " "), () -> "another class path:\n" + exec);
     }
 }
