@@ -17,8 +17,9 @@
 # For the profile's rows, "timed" is the share of calls that took the recorder's timed path (its
 # jp_timed_MPI_X). Under valgrind a call lasts ~50 times longer than on the machine, so the recorder's
 # sampling (1 call in n timed, n from the calls' measured length) times far more of the short calls
-# than it does natively: the profile row counts the quick and the timed path in that mix;
-# profile-exact is the timed path alone. The self instructions of each function on a path:
+# than it does natively: the profile row counts the quick and the timed path in that mix, which
+# moves a little from run to run with valgrind's own speed (its timed share); profile-exact is the
+# timed path alone, and every other row, the same count every run. The self instructions of each function on a path:
 # callgrind_annotate --inclusive=no of the kept file (JPMPI_BENCH_KEEP=DIR keeps them there).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
