@@ -1,6 +1,7 @@
 package io.jpmpi.tools;
 
 import io.jpmpi.profilers.profile.RankDumps;
+import io.jpmpi.profilers.report.EarlierResults;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileJson;
@@ -115,6 +116,9 @@ final class ProfileOutput {
         Path json = ProfileWriter.profileFile(dir);
         try {
             if (ProfileWriter.needsMerge(dir)) {
+                // an earlier job's profile.json beside this job's dumps (not moved aside before the job)
+                EarlierResults.setAsideProfile(dir).ifPresent(m -> ctx.note(what + ": " + m.list() + " in " + dir
+                        + " were of an earlier job: moved them to " + m.to()));
                 Profile merged = early.isPresent() ? early.get() : ProfileWriter.mergeDumps(dir);
                 // the header's command line and settings, which only the launcher knows
                 Profile p = merged.withDetails(merged.details().withRun(run));

@@ -1,5 +1,6 @@
 package io.jpmpi.tools;
 
+import io.jpmpi.profilers.report.EarlierResults;
 import io.jpmpi.profilers.report.InputFile;
 import io.jpmpi.profilers.report.Profile;
 import io.jpmpi.profilers.report.ProfileFormatException;
@@ -52,15 +53,11 @@ public final class ReportCommand implements Callable<Integer>, JpmpiCommand.Mode
         }
         Path json = ProfileWriter.profileFile(dir);
         Profile profile;
-        if (InputFile.present(json)) { // a broken or looping link too: read() says what it is
-            profile = read(json);
-            try { // the call sites of a profile.json the ranks wrote (the profile's Java level)
-                profile = ProfileWriter.addSites(profile, dir);
-            } catch (IOException e) {
-                throw new JpmpiException(ExitCode.BAD_PROFILE, "report: call sites: " + oneLine(e));
-            }
-        } else if (ProfileWriter.needsMerge(dir)) {
+        if (ProfileWriter.needsMerge(dir)) {
             try {
+                // an earlier job's profile.json beside this one's dumps (a by-hand job into the same directory)
+                EarlierResults.setAsideProfile(dir).ifPresent(m -> ctx.note("report: " + m.list() + " in " + dir
+                        + " were of an earlier job than the ranks' dumps: moved them to " + m.to()));
                 profile = ProfileWriter.mergeDumps(dir);
             } catch (IOException e) {
                 throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + oneLine(e));
@@ -73,6 +70,13 @@ public final class ReportCommand implements Callable<Integer>, JpmpiCommand.Mode
             if (!quiet) {
                 ctx.note("report: merged the ranks' dumps (" + dir.resolve("ranks") + ") into " + json
                         + (profile.partial() ? " (partial)" : ""));
+            }
+        } else if (InputFile.present(json)) { // a broken or looping link too: read() says what it is
+            profile = read(json);
+            try { // the call sites of a profile.json the ranks wrote (the profile's Java level)
+                profile = ProfileWriter.addSites(profile, dir);
+            } catch (IOException e) {
+                throw new JpmpiException(ExitCode.BAD_PROFILE, "report: call sites: " + oneLine(e));
             }
         } else {
             throw new JpmpiException(ExitCode.BAD_PROFILE, "report: " + dir + " has no profile.json and no"

@@ -1,6 +1,7 @@
 package io.jpmpi.tools;
 
 import io.jpmpi.platform.Settings;
+import io.jpmpi.profilers.report.EarlierResults;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -120,6 +121,9 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
         }
         Path dir = !usesProfile(list) ? null
                 : out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+        if (made == null) {
+            setAsideEarlier(list, out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null));
+        }
         // also when jpmpi is told to stop (SIGTERM, SIGINT): the ranks' dumps merged, the report said
         Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
         launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
@@ -165,6 +169,41 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
             }
         } catch (IOException e) {
             // not there, or not ours to list: left as it is
+        }
+        return false;
+    }
+
+    /**
+     * Before a job whose tools write into the output directory {@code dir} (profile, mpit, hwc) that
+     * was named (--output, JPMPI_OUTPUT_DIR), not made now: an earlier job's results there are moved
+     * into a directory of their own inside it ({@link EarlierResults}), said in one line, so that this
+     * job's reports hold this job's figures alone and nothing of the earlier one's is lost. When they
+     * cannot be moved, the job runs anyway, and its profile is still made from its own dumps after it
+     * ({@link io.jpmpi.profilers.report.ProfileWriter#needsMerge}).
+     */
+    private void setAsideEarlier(String list, Path dir) {
+        if (dir == null || !writesOutput(list)) {
+            return;
+        }
+        Path at = dir.toAbsolutePath().normalize();
+        try {
+            EarlierResults.setAside(at).ifPresent(m -> ctx.note(at + " held an earlier job's results: moved "
+                    + m.list() + " to " + m.to()));
+        } catch (IOException | RuntimeException e) {
+            ctx.note("cannot move an earlier job's results in " + at + " aside (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Whether a tool of the list writes into the output directory: profile (its recorder too), mpit, hwc. */
+    private static boolean writesOutput(String list) {
+        if (usesProfile(list)) {
+            return true;
+        }
+        for (String item : list.split(",")) {
+            String w = item.trim();
+            if (w.equals("mpit") || w.equals("hwc")) {
+                return true;
+            }
         }
         return false;
     }

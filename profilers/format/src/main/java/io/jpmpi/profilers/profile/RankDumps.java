@@ -9,6 +9,7 @@ import io.jpmpi.profilers.report.InputFile;
 import io.jpmpi.profilers.report.ProfileDetails;
 import io.jpmpi.profilers.report.ProfileFormatException;
 import io.jpmpi.profilers.report.ProfileJson;
+import io.jpmpi.profilers.report.UtcSeconds;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -21,6 +22,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -115,6 +117,29 @@ public final class RankDumps {
         return true;
     }
 
+    /**
+     * The job rank 0's dump in {@code dir} is of (its header alone), as a profile made of it names the
+     * job ({@link io.jpmpi.profilers.report.Job}'s id, executable and start); empty without one to read.
+     */
+    public static Optional<Job> job(Path dir) {
+        Snapshot.Head h;
+        try {
+            h = Snapshot.head(dir.resolve("ranks").resolve("rank-0.bin"));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        return Optional.of(new Job(h.job().isEmpty() ? null : h.job(), h.executable(),
+                h.initUnixNs() > 0 ? UtcSeconds.format(h.initUnixNs() / 1_000_000_000L) : null));
+    }
+
+    /** Which job a profile or a dump is of: the job id (null if none), the executable, the start (UTC, seconds). */
+    public record Job(String id, String executable, String start) {
+        /** The job {@code p} is of. */
+        public static Job of(Profile p) {
+            return new Job(p.job().id(), p.job().executable(), p.job().start());
+        }
+    }
+
     /** The world size rank 0's dump in {@code dir} says (its header alone), or -1 without one to read. */
     public static int worldSize(Path dir) {
         try {
@@ -150,7 +175,8 @@ public final class RankDumps {
      * The profile the dumps in {@code dir/ranks} make. Every dump is checked ({@link Snapshot#read}),
      * and so are they together: named after the rank they hold, of one job (world size, functions,
      * size buckets), sums that fit 64 bits; a file named {@code rank-*.bin} that is not
-     * {@code rank-<R>.bin} is refused, not left out. The profile is checked as the reader of
+     * {@code rank-<R>.bin} is refused, not left out. The dumps of ranks at or above the world size
+     * rank 0's dump says are left out: no rank of its job wrote them. The profile is checked as the reader of
      * profile.json checks one ({@link ProfileCheck}) before it is returned.
      */
     public static Profile merge(Path dir) throws IOException {
@@ -158,6 +184,12 @@ public final class RankDumps {
         TreeMap<Integer, Path> files = files(ranksDir);
         if (files.isEmpty()) {
             throw new IOException("no profile.json and no rank dumps (ranks/rank-<R>.bin) in " + dir);
+        }
+        // the dumps of ranks a job of rank 0's world size does not have: an earlier, larger job's in the
+        // same directory (by hand: jpmpi run moves an earlier job's results aside before a job)
+        int size = worldSize(dir);
+        if (size > 0 && files.containsKey(0)) {
+            files.tailMap(size).clear();
         }
         List<Snapshot> snaps = new ArrayList<>();
         List<Path> paths = new ArrayList<>(files.values());

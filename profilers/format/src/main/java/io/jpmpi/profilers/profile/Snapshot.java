@@ -165,15 +165,16 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
     }
 
     /** A dump's rank, world size and state, as its header gives them. */
-    public record Head(int rank, int size, State state) {
+    public record Head(int rank, int size, State state, String job, long initUnixNs, String executable) {
     }
 
     /**
-     * The rank, world size and state of the dump {@code file}, from its header alone (checked as
-     * {@link #read} checks it): what the launcher looks at while the job is still running, to tell
-     * when rank 0 has written every rank's figures.
+     * The rank, world size, state and job (its id, MPI_Init's time, the executable) of the dump
+     * {@code file}, from its header alone (checked as {@link #read} checks it): what the launcher looks
+     * at while the job is still running, to tell when rank 0 has written every rank's figures.
      */
     public static Head head(Path file) throws IOException {
+        InputFile.check(file, "a rank dump", MAX_DUMP_BYTES); // a FIFO, a device, a loop of links: not opened
         byte[] data = new byte[HEADER];
         int n;
         try (var in = Files.newInputStream(file)) {
@@ -181,7 +182,7 @@ public record Snapshot(int rank, int size, State state, int detail, long pid, do
         }
         try {
             Header h = Header.read(ByteBuffer.wrap(data, 0, n).slice().order(ByteOrder.LITTLE_ENDIAN));
-            return new Head(h.rank, h.size, h.state);
+            return new Head(h.rank, h.size, h.state, h.job, h.initUnixNs, h.exe);
         } catch (IllegalArgumentException e) {
             throw new ProfileFormatException(file + ": " + e.getMessage());
         }

@@ -323,6 +323,36 @@ class RankDumpsTest {
                 + " versions?)", refused(ranks.resolve("rank-1.bin")));
     }
 
+    /**
+     * An earlier job of 8 ranks wrote into the same directory, by hand (jpmpi run would have moved its
+     * results aside): a job of 4 replaces ranks 0 to 3 only. Ranks 4 to 7 cannot be of rank 0's job
+     * and are left out; the profile is the 4 ranks' alone, as in a directory of their own.
+     */
+    @Test
+    void dumpsOfRanksRankZerosJobDoesNotHaveAreLeftOut(@TempDir Path alone) throws IOException {
+        Dumps.writeAll(dir, 8);
+        Dumps.writeAll(dir, RANKS);
+        Profile p = RankDumps.merge(dir);
+        assertEquals(RANKS, p.ranks());
+        Dumps.writeAll(alone, RANKS);
+        assertEquals(RankDumps.merge(alone), p);
+        // rank 0 missing: nothing says which job the others are of, and they are refused as before
+        Files.delete(dir.resolve("ranks/rank-0.bin"));
+        assertTrue(refused(dir.resolve("ranks/rank-4.bin")).endsWith("(dumps of different jobs or jpmpi versions?)"));
+    }
+
+    /** The job rank 0's dump is of, as a profile of it names the job; none without rank 0's dump. */
+    @Test
+    void theJobOfRankZerosDump() throws IOException {
+        assertTrue(RankDumps.job(dir).isEmpty());
+        Dumps.writeAll(dir, RANKS);
+        RankDumps.Job job = RankDumps.job(dir).orElseThrow();
+        assertEquals(new RankDumps.Job("4711", "/home/me/halo", "2026-11-18T11:06:40Z"), job);
+        assertEquals(job, RankDumps.Job.of(RankDumps.merge(dir)));
+        Files.delete(dir.resolve("ranks/rank-0.bin"));
+        assertTrue(RankDumps.job(dir).isEmpty());
+    }
+
     @Test
     void namesAndRanksMustMatch() throws IOException {
         Path ranks = Dumps.writeAll(dir, RANKS);

@@ -5,8 +5,10 @@ import io.jpmpi.profilers.profile.SiteTables;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
@@ -25,9 +27,32 @@ public final class ProfileWriter {
         return dir.resolve(Reports.PROFILE);
     }
 
-    /** Whether {@code dir} has no profile.json but the ranks' dumps to make one from. */
+    /**
+     * Whether {@code dir} has the ranks' dumps to make its profile.json from: it has none (not even a
+     * link), or the one it has is of an earlier job ({@link #earlierThanDumps}).
+     */
     public static boolean needsMerge(Path dir) {
-        return !Files.exists(profileFile(dir)) && RankDumps.present(dir);
+        return RankDumps.present(dir) && (!Files.exists(profileFile(dir), LinkOption.NOFOLLOW_LINKS) || earlierThanDumps(dir));
+    }
+
+    /**
+     * Whether {@code dir}'s profile.json is of another job than its dumps (rank 0's: the job id, the
+     * executable and the start differ): an earlier job's, left there when a later one wrote its dumps
+     * into the same directory without {@code jpmpi run}, which moves earlier results aside before a job
+     * ({@link EarlierResults}). False when either cannot be read: the profile.json is then taken as it
+     * is (and refused, if broken, by its reader). A profile.json the ranks' Java level wrote is of the
+     * job whose dumps are beside it.
+     */
+    public static boolean earlierThanDumps(Path dir) {
+        Optional<RankDumps.Job> dumps = RankDumps.job(dir);
+        if (dumps.isEmpty()) {
+            return false;
+        }
+        try {
+            return !dumps.get().equals(RankDumps.Job.of(ProfileJson.read(profileFile(dir))));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**
