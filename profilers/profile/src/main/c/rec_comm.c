@@ -32,11 +32,12 @@ static int *jp_translate(MPI_Group g, int *n_out)
     if (PMPI_Group_size(g, &n) != MPI_SUCCESS || n <= 0) {
         return NULL;
     }
-    int *from = malloc(sizeof(int) * (size_t)n);
-    int *to = malloc(sizeof(int) * (size_t)n);
+    size_t bytes = sizeof(int) * (size_t)n;
+    int *from = jp_mem_alloc(bytes);
+    int *to = jp_mem_alloc(bytes);
     if (!from || !to || jp_world_group == MPI_GROUP_NULL) {
-        free(from);
-        free(to);
+        jp_mem_free(from, bytes);
+        jp_mem_free(to, bytes);
         return NULL;
     }
     for (int i = 0; i < n; i++) {
@@ -44,9 +45,9 @@ static int *jp_translate(MPI_Group g, int *n_out)
     }
     /* the world's group, not MPI_COMM_WORLD's: a program of sessions only has no MPI_COMM_WORLD */
     int rc = PMPI_Group_translate_ranks(g, n, from, jp_world_group, to);
-    free(from);
+    jp_mem_free(from, bytes);
     if (rc != MPI_SUCCESS) {
-        free(to);
+        jp_mem_free(to, bytes);
         return NULL;
     }
     *n_out = n;
@@ -132,7 +133,7 @@ static void jp_map_forget(uintptr_t key, int kind)
     pthread_mutex_lock(&jp_maps_lock);
     struct jp_map *m = jp_map_find(key, kind, 0, MPI_COMM_NULL, MPI_WIN_NULL);
     if (m) {
-        free(m->world);
+        jp_mem_free(m->world, sizeof(int) * (size_t)m->n);
         m->world = NULL;
         m->kind = -1;
         m->key = 0;

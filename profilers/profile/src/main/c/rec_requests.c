@@ -14,12 +14,18 @@
 
 /*
  * Requests whose completion the matrix needs: non-blocking sends (counted when they complete),
- * persistent sends and receives, persistent collectives (bytes at each start). Keyed by handle.
+ * persistent sends and receives, persistent collectives (bytes at each start). Keyed by handle, in
+ * an open-addressing table with linear probing that grows (doubling, rehashed) to stay at most half
+ * full, and deletes by shifting the entries after a removed one back (no tombstones). A lookup of a
+ * handle that is not there (the completion of a receive, which is not tracked, on every test that
+ * completes one) stops at the first empty entry, a few entries on. Before, removed entries stayed as
+ * tombstones in a fixed table of 4096: after ~4096 sends a job had posted, every such lookup read the
+ * whole table (196 KiB), and hpcc took ~10 % longer under the profile (benchmarks/README.md).
  */
 enum { JP_RQ_SEND = 1, JP_RQ_RECV = 2, JP_RQ_COLL = 3 };
 struct jp_req {
     uintptr_t key;
-    int state;              /* 0 empty, 1 used, -1 tombstone */
+    int used;
     int kind;
     int persistent;
     int active;             /* a persistent request was started and not yet completed */
@@ -29,49 +35,101 @@ struct jp_req {
     int64_t bytes;          /* sends/receives: per message; collectives: sent */
     int64_t recv;           /* collectives: received */
 };
-#define JP_REQS 4096
-static struct jp_req jp_reqtab[JP_REQS];
+#define JP_REQS_FIRST 256   /* entries of the first table (a power of 2) */
+static struct jp_req *jp_reqtab;
+static size_t jp_reqcap;    /* a power of 2, or 0 before the first request */
 static pthread_mutex_t jp_req_lock = PTHREAD_MUTEX_INITIALIZER;
 volatile int jp_req_live; /* entries in the table (recorder.h) */
 
-/*
- * create: a new entry even if `key` is there already. Handles are not unique: MPICH (4.x) returns
- * the same builtin handle for every send that completed at once (MPIR_Request_create_complete), so
- * two MPI_Isend posts can give equal handles that are both live; each post keeps its own entry and
- * each completion of the handle takes one of them (they complete together anyway).
- */
-static struct jp_req *jp_req_slot(uintptr_t key, int create)
+static size_t jp_req_home(uintptr_t key)
 {
-    unsigned h = (unsigned)((key >> 3) * 2654435761u) % JP_REQS;
-    struct jp_req *free_slot = NULL;
-    for (unsigned i = 0; i < JP_REQS; i++) {
-        struct jp_req *q = &jp_reqtab[(h + i) % JP_REQS];
-        if (!create && q->state == 1 && q->key == key) {
-            return q;
-        }
-        if (q->state == -1 && !free_slot) {
-            free_slot = q;
-        }
-        if (q->state == 0) {
-            if (!free_slot) {
-                free_slot = q;
-            }
-            break;
-        }
-    }
-    if (!create || !free_slot) {
-        return NULL;
-    }
-    memset(free_slot, 0, sizeof *free_slot);
-    free_slot->key = key;
-    free_slot->state = 1;
-    jp_req_live++;
-    return free_slot;
+    return (size_t)(((uint64_t)(key >> 3) * 0x9e3779b97f4a7c15ull) >> 32) & (jp_reqcap - 1);
 }
 
+/* Room for one more entry with the table at most half full: a table twice as large, rehashed. 0 when
+ * there is no memory for it (the request is then not tracked: its bytes are counted, not its matrix
+ * entry). */
+static int jp_req_room(void)
+{
+    if (jp_reqcap && ((size_t)jp_req_live + 1) * 2 <= jp_reqcap) {
+        return 1;
+    }
+    size_t cap = jp_reqcap ? jp_reqcap * 2 : JP_REQS_FIRST;
+    struct jp_req *tab = jp_mem_alloc(cap * sizeof *tab);
+    if (!tab) {
+        return 0;
+    }
+    struct jp_req *old = jp_reqtab;
+    size_t oldcap = jp_reqcap;
+    jp_reqtab = tab;
+    jp_reqcap = cap;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (old[i].used) {
+            size_t j = jp_req_home(old[i].key);
+            while (tab[j].used) {
+                j = (j + 1) & (cap - 1);
+            }
+            tab[j] = old[i];
+        }
+    }
+    jp_mem_free(old, oldcap * sizeof *old);
+    return 1;
+}
+
+/* The first entry of `key`, or NULL. */
+static struct jp_req *jp_req_find(uintptr_t key)
+{
+    if (!jp_req_live) {
+        return NULL;
+    }
+    for (size_t i = jp_req_home(key);; i = (i + 1) & (jp_reqcap - 1)) {
+        struct jp_req *q = &jp_reqtab[i];
+        if (!q->used) {
+            return NULL;
+        }
+        if (q->key == key) {
+            return q;
+        }
+    }
+}
+
+/*
+ * A new entry for `key`, even if the key is there already. Handles are not unique: MPICH (4.x)
+ * returns the same builtin handle for every send that completed at once (MPIR_Request_create_complete),
+ * so two MPI_Isend posts can give equal handles that are both live; each post keeps its own entry and
+ * each completion of the handle takes one of them (they complete together anyway). NULL without memory.
+ */
+static struct jp_req *jp_req_new(uintptr_t key)
+{
+    if (!jp_req_room()) {
+        return NULL;
+    }
+    size_t i = jp_req_home(key);
+    while (jp_reqtab[i].used) {
+        i = (i + 1) & (jp_reqcap - 1);
+    }
+    struct jp_req *q = &jp_reqtab[i];
+    memset(q, 0, sizeof *q);
+    q->key = key;
+    q->used = 1;
+    jp_req_live++;
+    return q;
+}
+
+/* Removes q: each entry after it, up to the next empty one, that may sit in its place moves there. */
 static void jp_req_drop(struct jp_req *q)
 {
-    q->state = -1;
+    size_t mask = jp_reqcap - 1, hole = (size_t)(q - jp_reqtab);
+    for (size_t j = (hole + 1) & mask; jp_reqtab[j].used; j = (j + 1) & mask) {
+        size_t home = jp_req_home(jp_reqtab[j].key);
+        /* j's entry stays unless its home is outside (hole, j], cyclically */
+        int stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (!stays) {
+            jp_reqtab[hole] = jp_reqtab[j];
+            hole = j;
+        }
+    }
+    memset(&jp_reqtab[hole], 0, sizeof jp_reqtab[hole]);
     jp_req_live--;
 }
 
@@ -82,7 +140,7 @@ static void jp_req_add(MPI_Request req, int kind, int persistent, int counted, i
         return;
     }
     pthread_mutex_lock(&jp_req_lock);
-    struct jp_req *q = jp_req_slot((uintptr_t)req, 1);
+    struct jp_req *q = jp_req_new((uintptr_t)req);
     if (q) {
         q->kind = kind;
         q->persistent = persistent;
@@ -148,7 +206,7 @@ void jp_start(struct jp_call *c, int n, const MPI_Request *reqs)
     }
     pthread_mutex_lock(&jp_req_lock);
     for (int i = 0; i < n; i++) {
-        struct jp_req *q = reqs[i] == MPI_REQUEST_NULL ? NULL : jp_req_slot((uintptr_t)reqs[i], 0);
+        struct jp_req *q = reqs[i] == MPI_REQUEST_NULL ? NULL : jp_req_find((uintptr_t)reqs[i]);
         if (!q || !q->persistent) {
             continue;
         }
@@ -167,14 +225,47 @@ void jp_start(struct jp_call *c, int n, const MPI_Request *reqs)
     pthread_mutex_unlock(&jp_req_lock);
 }
 
+/*
+ * More handles than the stack copy holds: a buffer of the thread's own, kept for its next such call
+ * (a program that tests 100 requests in a loop maps no memory per call), or one of this call's own
+ * when the thread's is in use (a generalized request's callback testing others inside a completion
+ * call) or there is no thread block.
+ */
 void jp_reqs_save_heap(struct jp_reqs *s, int n, const MPI_Request *reqs)
 {
-    s->r = malloc(sizeof(MPI_Request) * (size_t)n);
-    if (!s->r) {
-        return;
+    struct jp_thread *t = jp_self;
+    size_t need = (size_t)n;
+    if (t && !t->rbusy) {
+        if (t->rcap < need) {
+            size_t cap = t->rcap * 2 > need ? t->rcap * 2 : need;
+            MPI_Request *b = jp_mem_alloc(cap * sizeof *b);
+            if (!b) {
+                return;
+            }
+            jp_mem_free(t->rbuf, t->rcap * sizeof *t->rbuf);
+            t->rbuf = b;
+            t->rcap = cap;
+        }
+        t->rbusy = 1;
+        s->r = t->rbuf;
+    } else {
+        s->r = jp_mem_alloc(need * sizeof *s->r);
+        if (!s->r) {
+            return;
+        }
     }
-    memcpy(s->r, reqs, sizeof(MPI_Request) * (size_t)n);
+    memcpy(s->r, reqs, sizeof(MPI_Request) * need);
     s->n = n;
+}
+
+void jp_reqs_release_heap(struct jp_reqs *s)
+{
+    struct jp_thread *t = jp_self;
+    if (t && s->r == t->rbuf) {
+        t->rbusy = 0;
+    } else {
+        jp_mem_free(s->r, (size_t)s->n * sizeof *s->r);
+    }
 }
 
 /*
@@ -208,7 +299,7 @@ void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which)
         if (k < 0 || k >= s->n || s->r[k] == MPI_REQUEST_NULL) {
             continue;
         }
-        struct jp_req *q = jp_req_slot((uintptr_t)s->r[k], 0);
+        struct jp_req *q = jp_req_find((uintptr_t)s->r[k]);
         if (q) {
             jp_req_done_locked(c, q);
         }
@@ -222,7 +313,7 @@ void jp_request_freed(struct jp_call *c, MPI_Request req)
         return;
     }
     pthread_mutex_lock(&jp_req_lock);
-    struct jp_req *q = jp_req_slot((uintptr_t)req, 0);
+    struct jp_req *q = jp_req_find((uintptr_t)req);
     if (q) {
         /* A freed active send still goes out: count it now. */
         if (!q->persistent) {
@@ -243,7 +334,7 @@ void jp_request_cancelled(MPI_Request req)
         return;
     }
     pthread_mutex_lock(&jp_req_lock);
-    struct jp_req *q = jp_req_slot((uintptr_t)req, 0);
+    struct jp_req *q = jp_req_find((uintptr_t)req);
     if (q) {
         q->cancelled = 1;
     }

@@ -744,8 +744,8 @@ int jp_gather_dumps(int state)
     /* the compact form: at most the whole without the names, plus 4 bytes per function and rank
      * listed and the end mark */
     size_t cap = size + 4 * (size_t)JP_NFUNC + 4 * (size_t)(jp_world_size > 0 ? jp_world_size : 0) + 4;
-    char *buf = cap <= INT_MAX ? malloc(size) : NULL;
-    char *wire = buf ? malloc(cap) : NULL;
+    char *buf = cap <= INT_MAX ? jp_mem_alloc(size) : NULL;
+    char *wire = buf ? jp_mem_alloc(cap) : NULL;
     if (me != 0) {
         /* an empty message if this rank has no figures to give (rank 0 then leaves its dump out,
          * and a merge names it); a few KiB: the library sends it eagerly, the wait is short */
@@ -794,8 +794,8 @@ int jp_gather_dumps(int state)
             jp_write_file(path, &bytes, state, 0);
         }
     }
-    free(wire);
-    free(buf);
+    jp_mem_free(wire, cap);
+    jp_mem_free(buf, size);
     fesetenv(&fp);
     return 1;
 }

@@ -61,21 +61,20 @@ static void *const jp_no_caller = NULL;
 
 struct jp_thread *jp_thread_new(void)
 {
-    /* calloc, aligned by hand (a thread's block is never freed): its pages stay untouched, not
-     * resident, until a function's figures are first written (most of the ~190 KiB never are) */
-    char *raw = calloc(1, sizeof(struct jp_thread) + 63);
-    if (!raw) {
+    /* pages of the recorder's own (never freed; page-aligned, so every function's line is too): they
+     * stay untouched, not resident, until a function's figures are first written (most never are) */
+    struct jp_thread *t = jp_mem_alloc(sizeof(struct jp_thread));
+    if (!t) {
         fputs("jpmpi profile: out of memory for a thread's counters; this thread is not recorded\n", stderr);
         abort();
     }
-    struct jp_thread *t = (struct jp_thread *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
     t->caller = jp_caller_word ? jp_caller_word() : &jp_no_caller;
     if (!t->caller) {
         t->caller = &jp_no_caller;
     }
     t->rng = ((uint64_t)(uintptr_t)t ^ jp_ticks() * 0x9e3779b97f4a7c15u) | 1;
     if (jp_sites_on) {
-        t->sites = calloc(JP_SITES + 1, sizeof *t->sites);
+        t->sites = jp_mem_alloc((JP_SITES + 1) * sizeof *t->sites);
         if (!t->sites) {
             fputs("jpmpi profile: out of memory for a thread's call sites; this thread's are not kept\n", stderr);
         }

@@ -59,6 +59,9 @@ struct jp_thread {
     uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
     uint64_t rng;               /* the sampling strides' xorshift state */
     struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];
+    MPI_Request *rbuf;          /* the copy of a completion call's handles past JP_REQS_MAX_STACK (rec_requests.c) */
+    size_t rcap;
+    int rbusy;
     struct jp_fstat f[JP_NFUNC] __attribute__((aligned(64))); /* one cache line each */
     uint64_t hist[JP_NFUNC][JP_BUCKETS];
     unsigned __int128 var[JP_NFUNC]; /* variance of f[i].ticks as an estimate (ticks^2): sum of (n^2 - n) d^2 */
@@ -372,10 +375,12 @@ static inline __attribute__((always_inline)) void jp_reqs_save(struct jp_reqs *s
 }
 /* which: NULL = all n; else the n indices listed */
 void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which);
+/* gives back a copy jp_reqs_save_heap made (rec_requests.c) */
+void jp_reqs_release_heap(struct jp_reqs *s);
 static inline __attribute__((always_inline)) void jp_reqs_release(struct jp_reqs *s)
 {
     if (s->r && s->r != s->stack) {
-        free(s->r);
+        jp_reqs_release_heap(s);
     }
     s->r = NULL;
 }

@@ -66,6 +66,11 @@ extern int jp_rank0_collects;
 /* At MPI_Finalize, after the last own call: frees the communicator. */
 void jp_own_end(void);
 
+/* rec_mem.c: zeroed memory of the recorder's own (whole pages, mmap; never the application's heap), or
+ * NULL; given back with the size it was asked with. */
+void *jp_mem_alloc(size_t size);
+void jp_mem_free(void *p, size_t size);
+
 /* rec_comm.c: the world rank of rank `r` of comm (its remote group for an inter-communicator), or -1. */
 int jp_world(MPI_Comm comm, int r);
 
@@ -86,7 +91,7 @@ static inline void jp_matrix_add(struct jp_thread *t, int world, int64_t bytes)
         return;
     }
     if (!t->matrix) {
-        t->matrix = calloc(2 * (size_t)jp_world_size, sizeof(uint64_t));
+        t->matrix = jp_mem_alloc(2 * (size_t)jp_world_size * sizeof(uint64_t));
         if (!t->matrix) {
             return;
         }
