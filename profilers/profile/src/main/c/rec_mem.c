@@ -1,10 +1,13 @@
 /*
  * rec_mem.c - the profile recorder's own memory: pages mapped for it alone (mmap), never the
- * application's malloc heap. A tool that allocates from the program's heap while the program runs
- * changes where the program's own blocks go: hpcc (N = 4000, 2 ranks) peaked at 136 MiB a rank
- * under the profile instead of 81, because the recorder's small blocks, made mid-run (a
- * communicator's ranks, the matrix, the request table), pinned the top of a heap glibc would
- * otherwise have given back (benchmarks/README.md, "The tenth session").
+ * application's malloc heap. A tool's blocks made while the program runs (a communicator's ranks,
+ * the matrix, the request table) would otherwise sit among the program's own, where they change
+ * which of the program's freed blocks glibc can give back or reuse; here they are pages of their
+ * own, and the recorder calls no malloc at all (`nm -D libjpmpi-profile.so`: no malloc, calloc or
+ * free). (hpcc still peaks higher under the profile than plain, 53 MiB a rank against 30-35 at
+ * N = 2000, with this and without; with MALLOC_MMAP_THRESHOLD_ fixed both peak alike: glibc's
+ * moving threshold for mmap, whose cause there is not found yet: benchmarks/README.md, "The tenth
+ * session".)
  */
 #define _GNU_SOURCE
 #include "recorder_private.h"
