@@ -6,9 +6,8 @@
 #   benchmarks/dispatch/cold.sh [openmpi|mpich] [ROUNDS] [CALLS] [MIWORDS] [iprobe|testany]
 #   (defaults: openmpi 5 5000000 4 testany: a 32 MiB table, MPI_Testany polling one receive while a
 #   send is pending, as hpcc's RandomAccess does)
-# Configurations: plain; dispatcher (no level); noop-level (libnoop1.so: MPI_Comm_rank and MPI_Iprobe
-# passed on: a level for iprobe only); accounting; profile (the recorder as jpmpi run lists it);
-# profile-base with JPMPI_BENCH_BASE_RECORDER=DIR (DIR/IMPL/libjpmpi-profile.so). Each round runs
+# Configurations (configs.sh): plain, dispatcher, noop-level (a level for iprobe only), accounting,
+# profile, and profile-base with JPMPI_BENCH_BASE_RECORDER=DIR (DIR/IMPL/libjpmpi-profile.so). Each round runs
 # each once (cold prints 5 passes; the round's figure is their median); the table gives per
 # configuration the median over rounds of ns per iteration and that minus the same round's plain.
 set -euo pipefail
@@ -23,6 +22,8 @@ case "$impl" in openmpi | mpich) ;; *) echo "usage: $0 [openmpi|mpich] [ROUNDS] 
 case "$what" in iprobe | testany) ;; *) echo "$0: iprobe or testany, not '$what'" >&2; exit 2 ;; esac
 # shellcheck source=../common.sh
 source "$root/benchmarks/common.sh"
+# shellcheck source=configs.sh
+source "$here/configs.sh"
 make -s -C "$here" IMPL="$impl" >/dev/null
 b="$here/target/$impl"
 work=$(mktemp -d "${TMPDIR:-/tmp}/jpmpi-cold.XXXXXX")
@@ -33,18 +34,7 @@ configs=(plain dispatcher noop-level accounting profile)
 cmd=("$b/cold" "$calls" "$miwords" "$what")
 for ((r = 1; r <= rounds; r++)); do
     for c in "${configs[@]}"; do
-        env=()
-        case "$c" in
-            plain) ;;
-            dispatcher) env=("LD_PRELOAD=$lib") ;;
-            noop-level) env=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so") ;;
-            accounting) env=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" "JPMPI_ACCOUNTING_FILE=$work/accounting.jsonl") ;;
-            profile*)
-                rec="$recorder"
-                [[ "$c" != profile-base ]] || rec="$base/$impl/libjpmpi-profile.so"
-                rm -rf "$work/out"
-                env=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$rec" "JPMPI_OUTPUT_DIR=$work/out") ;;
-        esac
+        config_env "$c"
         line=$(launch_np 1 "${env[@]}" 2>"$work/err" | grep '^cold ') || { echo "$0: $c failed:" >&2; cat "$work/err" >&2; exit 1; }
         # the median of the pass figures (fields 3 .. NF-1)
         passes=$(tr ' ' '\n' <<<"$line" | grep -E '^[0-9.]+$' | sort -g)

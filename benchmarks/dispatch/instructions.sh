@@ -7,13 +7,9 @@
 # follows: its completion calls then take the full wrapper, as hpcc's polling MPI_Testany does). Each
 # configuration runs once under callgrind, collecting inside the four loops only (--toggle-collect),
 # and prints the loop's instructions per call and that minus the same loop without jpmpi:
-#   plain               the program alone
-#   dispatcher          LD_PRELOAD=libmpiprofilesupport.so, no level
-#   noop-level          one C level that defines MPI_Comm_rank and MPI_Iprobe and passes them on
-#   accounting          the accounting tool's C level
-#   profile             the profile tool's recorder as `jpmpi run --tools profile` lists it
-#   profile-exact       the same with JPMPI_PROFILE_TIMING=all (every call timed)
-#   profile-base, profile-base-exact: JPMPI_BENCH_BASE_RECORDER=DIR's DIR/IMPL/libjpmpi-profile.so
+#   plain, dispatcher, noop-level, accounting, profile, profile-exact (every call timed), and with
+#   JPMPI_BENCH_BASE_RECORDER=DIR profile-base, profile-base-exact (DIR/IMPL/libjpmpi-profile.so):
+#   configs.sh says what each gives the rank.
 # For the profile's rows, "timed" is the share of calls that took the recorder's timed path (its
 # jp_timed_MPI_X). Under valgrind a call lasts ~50 times longer than on the machine, so the recorder's
 # sampling (1 call in n timed, n from the calls' measured length) times far more of the short calls
@@ -29,6 +25,8 @@ calls=${2:-100000}
 case "$impl" in openmpi | mpich) ;; *) echo "usage: $0 [openmpi|mpich] [CALLS]" >&2; exit 2 ;; esac
 # shellcheck source=../common.sh
 source "$root/benchmarks/common.sh"
+# shellcheck source=configs.sh
+source "$here/configs.sh"
 command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
     { echo "$0: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 make -s -C "$here" IMPL="$impl" >/dev/null
@@ -39,19 +37,10 @@ base=${JPMPI_BENCH_BASE_RECORDER:-}
 configs=(plain dispatcher noop-level accounting profile profile-exact)
 [[ -z "$base" ]] || configs+=(profile-base profile-base-exact)
 
-# one CONFIG: runs instr under callgrind with CONFIG's variables; its callgrind file is $work/CONFIG.out
+# one CONFIG: runs instr under callgrind with CONFIG's variables (configs.sh); its callgrind file is $work/CONFIG.out
 one() {
-    local config=$1 env=() rec="$recorder"
-    case "$config" in
-        plain) ;;
-        dispatcher) env=("LD_PRELOAD=$lib") ;;
-        noop-level) env=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$b/libnoop1.so") ;;
-        accounting) env=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib" "JPMPI_ACCOUNTING_FILE=$work/accounting.jsonl") ;;
-        profile*)
-            [[ "$config" != profile-base* ]] || rec="$base/$impl/libjpmpi-profile.so"
-            env=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$rec" "JPMPI_OUTPUT_DIR=$work/profile-$config")
-            [[ "$config" != *-exact ]] || env+=("JPMPI_PROFILE_TIMING=all") ;;
-    esac
+    local config=$1 env
+    config_env "$config"
     cmd=(valgrind -q --tool=callgrind --collect-atstart=no "--toggle-collect=instr_*"
         "--callgrind-out-file=$work/$config.out" "$b/instr" "$calls")
     if ! launch_np 1 "${env[@]}" >"$work/$config.log" 2>&1; then

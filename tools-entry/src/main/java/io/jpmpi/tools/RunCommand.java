@@ -2,11 +2,10 @@ package io.jpmpi.tools;
 
 import io.jpmpi.platform.Settings;
 import io.jpmpi.profilers.report.EarlierResults;
+import io.jpmpi.profilers.report.OwnDirectory;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,10 +118,10 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
             ctx.out().flush();
             return ExitCode.OK.code;
         }
-        Path dir = !usesProfile(list) ? null
-                : out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+        Path named = out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+        Path dir = usesProfile(list) ? named : null;
         if (made == null) {
-            setAsideEarlier(list, out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null));
+            setAsideEarlier(list, named);
         }
         // also when jpmpi is told to stop (SIGTERM, SIGINT): the ranks' dumps merged, the report said
         Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
@@ -209,29 +208,19 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
     }
 
     /** How many numbered names are tried before a random one. */
-    static final int NUMBERED = 20;
+    static final int NUMBERED = OwnDirectory.NUMBERED;
 
     /**
-     * A directory of this user's own for the job's results, made now (mode 0700) under {@code parent}:
-     * {@code name}, else {@code name-2} .. {@code name-20}, else {@code name-<random>}. Never one that is
-     * there already: in a directory other users can write, anyone can make the names a job would take
-     * next (README, "Security"), and the job still gets its own. A dry run only names it.
+     * A directory of this user's own for the job's results, made now under {@code parent}
+     * ({@link OwnDirectory#fresh}: {@code name}, else {@code name-2} .. {@code name-20}, else
+     * {@code name-<random>}, never one that is there already). A dry run only names it.
      */
     static Path freshDirectory(Path parent, String name, boolean nameOnly) throws JpmpiException {
         if (nameOnly) {
             return parent.resolve(name);
         }
-        var ownerOnly = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
         try {
-            for (int n = 1; n <= NUMBERED; n++) {
-                Path p = parent.resolve(n == 1 ? name : name + "-" + n);
-                try {
-                    return Files.createDirectory(p, ownerOnly);
-                } catch (FileAlreadyExistsException e) {
-                    // taken (by an earlier job, or planted): the next name
-                }
-            }
-            return Files.createTempDirectory(parent.toAbsolutePath(), name + "-", ownerOnly);
+            return OwnDirectory.fresh(parent, name);
         } catch (IOException e) {
             throw new JpmpiException(ExitCode.CANNOT_START, "cannot make an output directory in "
                     + parent.toAbsolutePath() + " (" + e.getMessage() + "); name one with --output");

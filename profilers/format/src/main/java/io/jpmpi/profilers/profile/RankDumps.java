@@ -185,15 +185,15 @@ public final class RankDumps {
         if (files.isEmpty()) {
             throw new IOException("no profile.json and no rank dumps (ranks/rank-<R>.bin) in " + dir);
         }
-        // the dumps of ranks a job of rank 0's world size does not have: an earlier, larger job's in the
-        // same directory (by hand: jpmpi run moves an earlier job's results aside before a job)
-        int size = worldSize(dir);
-        if (size > 0 && files.containsKey(0)) {
-            files.tailMap(size).clear();
-        }
         List<Snapshot> snaps = new ArrayList<>();
-        List<Path> paths = new ArrayList<>(files.values());
+        List<Path> paths = new ArrayList<>();
         for (Map.Entry<Integer, Path> e : files.entrySet()) {
+            // (in rank order) the dumps of ranks a job of rank 0's world size does not have: an earlier,
+            // larger job's in the same directory (by hand: jpmpi run moves an earlier job's results aside)
+            if (!snaps.isEmpty() && snaps.getFirst().rank() == 0 && e.getKey() >= snaps.getFirst().size()) {
+                break;
+            }
+            paths.add(e.getValue());
             Snapshot s = Snapshot.read(e.getValue());
             if (s.rank() != e.getKey()) {
                 throw new ProfileFormatException(e.getValue() + ": holds the figures of rank " + s.rank()

@@ -50,6 +50,27 @@ public final class OwnDirectory {
         }
     }
 
+    /** How many numbered names {@link #fresh} tries before a random one. */
+    public static final int NUMBERED = 20;
+
+    /**
+     * A new directory of this user's own (mode 0700) under {@code parent}: {@code name}, else
+     * {@code name-2} .. {@code name-20}, else {@code name-<random>}. Never one that is there already: in a
+     * directory other users can write, anyone can make the names a job would take next (README,
+     * "Security"), and the caller still gets its own.
+     */
+    public static Path fresh(Path parent, String name) throws IOException {
+        var ownerOnly = PosixFilePermissions.asFileAttribute(OWNER_ONLY);
+        for (int n = 1; n <= NUMBERED; n++) {
+            try {
+                return Files.createDirectory(parent.resolve(n == 1 ? name : name + "-" + n), ownerOnly);
+            } catch (FileAlreadyExistsException e) {
+                // taken (by an earlier job, or planted): the next name
+            }
+        }
+        return Files.createTempDirectory(parent.toAbsolutePath(), name + "-", ownerOnly);
+    }
+
     /** This process's user or group: /proc/self belongs to them. */
     private static int self(String attribute) throws IOException {
         return (int) Files.getAttribute(Path.of("/proc/self"), attribute);

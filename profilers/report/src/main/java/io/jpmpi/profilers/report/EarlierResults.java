@@ -2,12 +2,10 @@ package io.jpmpi.profilers.report;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -38,8 +36,6 @@ public final class EarlierResults {
     static final List<String> ALL = List.of(Reports.PROFILE, Reports.TEXT, Reports.HTML, "mpit.json", "mpit.txt",
             "hwc.json", "hwc.txt", "ranks", "sites");
     static final String SPAWNED = "spawned-";
-    /** How many numbered names are tried (earlier-T, earlier-T-2, ...) before a random one. */
-    static final int NUMBERED = 20;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private EarlierResults() {
@@ -108,23 +104,10 @@ public final class EarlierResults {
             newest = newest == null || t.compareTo(newest) > 0 ? t : newest;
         }
         String name = PREFIX + TIME.format(LocalDateTime.ofInstant(newest.toInstant(), ZoneId.systemDefault()));
-        Path to = made(dir, name);
+        Path to = OwnDirectory.fresh(dir, name);
         for (String n : names) {
             Files.move(dir.resolve(n), to.resolve(n)); // one rename each: the same file system
         }
         return Optional.of(new Moved(to, List.copyOf(names)));
-    }
-
-    /** A new directory (mode 0700) in {@code dir}: {@code name}, else name-2 .. name-20, else name-<random>. */
-    private static Path made(Path dir, String name) throws IOException {
-        var ownerOnly = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
-        for (int n = 1; n <= NUMBERED; n++) {
-            try {
-                return Files.createDirectory(dir.resolve(n == 1 ? name : name + "-" + n), ownerOnly);
-            } catch (FileAlreadyExistsException e) {
-                // two sets of results of the same second: the next name
-            }
-        }
-        return Files.createTempDirectory(dir, name + "-", ownerOnly);
     }
 }
