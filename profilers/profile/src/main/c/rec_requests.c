@@ -41,6 +41,7 @@ static struct jp_req *jp_reqtab;
 static size_t jp_reqcap;    /* a power of 2, or 0 before the first request */
 static pthread_mutex_t jp_req_lock = PTHREAD_MUTEX_INITIALIZER;
 volatile int jp_req_live; /* entries in the table (recorder.h) */
+volatile uint64_t jp_req_gen; /* bumped by each new entry (recorder.h, jp_unfollowed) */
 
 static size_t jp_req_home(uintptr_t key)
 {
@@ -114,6 +115,7 @@ static struct jp_req *jp_req_new(uintptr_t key)
     q->key = key;
     q->used = 1;
     jp_req_live++;
+    __atomic_store_n(&jp_req_gen, jp_req_gen + 1, __ATOMIC_RELEASE);
     return q;
 }
 
@@ -306,6 +308,17 @@ void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which)
         }
     }
     pthread_mutex_unlock(&jp_req_lock);
+}
+
+/* What the table says of `req` now, noted in t for jp_unfollowed (recorder.h). */
+void jp_req_note(struct jp_thread *t, uintptr_t req)
+{
+    pthread_mutex_lock(&jp_req_lock);
+    uint64_t gen = jp_req_gen;
+    int followed = req == (uintptr_t)MPI_REQUEST_NULL || jp_req_find(req) != NULL;
+    pthread_mutex_unlock(&jp_req_lock);
+    t->nf_req = req;
+    t->nf_gen = followed ? gen | JP_FOLLOWED : gen;
 }
 
 void jp_request_freed(struct jp_call *c, MPI_Request req)

@@ -508,7 +508,9 @@ __thread int jp_refire __attribute__((tls_model("initial-exec")));
  * communicator's handler is MPI_ERRORS_ARE_FATAL again and the handler returns; the call fails
  * back to its wrapper, which sees jp_refire and makes the same call once more: the library's own
  * fatal handler then ends the process exactly as it would have without jpmpi (same message, same
- * exit status). Argument errors, the usual fatal ones, happen before a call does anything.
+ * exit status). A call on the lean path (recorder.h, jp_keep) has no wrapper to return to: the
+ * handler makes it once more itself, from the arguments the wrapper kept. Argument errors, the
+ * usual fatal ones, happen before a call does anything.
  */
 static void jp_fatal_dump(int code)
 {
@@ -521,11 +523,41 @@ static void jp_fatal_dump(int code)
     }
 }
 
+/* A call in flight on the lean path (recorder.h, jp_keep), or -1. Such a call was counted before it
+ * was made: it is taken back, since it never returns (as on the full path, which counts a call after it). */
+static int jp_fatal_lean(void)
+{
+    struct jp_thread *t = jp_self;
+    if (!t || !t->recall) {
+        return -1;
+    }
+    int id = (int)t->recall - 1;
+    t->recall = 0;
+    struct jp_fstat *s = &t->f[id];
+    s->calls--;
+    if (t->sites && s->site) {
+        s->site->calls--;
+    }
+    return id;
+}
+
+/* The failed call again: from here when it took the lean path, which has nothing to come back to;
+ * else after it returns, by its wrapper (jp_refire). */
+static void jp_fatal_again(int lean)
+{
+    if (lean >= 0 && jp_recalls[lean]) {
+        jp_recalls[lean](jp_self->args);
+        return;
+    }
+    jp_refire = 1;
+}
+
 static void jp_on_fatal(MPI_Comm *comm, int *code, ...)
 {
+    int lean = jp_fatal_lean();
     jp_fatal_dump(*code);
     PMPI_Comm_set_errhandler(*comm, MPI_ERRORS_ARE_FATAL);
-    jp_refire = 1;
+    jp_fatal_again(lean);
 }
 
 /* The same for a window, whose handler is MPI_ERRORS_ARE_FATAL from its creation (a file's is
@@ -535,9 +567,10 @@ static MPI_Errhandler jp_fatal_win_eh = MPI_ERRHANDLER_NULL;
 
 static void jp_on_fatal_win(MPI_Win *win, int *code, ...)
 {
+    int lean = jp_fatal_lean();
     jp_fatal_dump(*code);
     PMPI_Win_set_errhandler(*win, MPI_ERRORS_ARE_FATAL);
-    jp_refire = 1;
+    jp_fatal_again(lean);
 }
 
 /* A window just made: its MPI_ERRORS_ARE_FATAL becomes the watch. Not on MPICH, which hands a

@@ -29,12 +29,16 @@
  * `n` is timed, at a random stride, and each timed call counts `n` times in `ticks`.
  */
 struct jp_fstat {
-    uint64_t calls, ticks, min, max, sent, recv;
+    /* (first cache line: what an untimed call reads and writes) */
+    uint64_t calls, ticks, sent, recv;
     uint64_t timed;             /* calls timed (min and max are theirs) */
     uint32_t wticks;            /* ticks of the calls timed since the last look (jp_adapt), each at most 2^24 */
     uint16_t skip;              /* calls still to pass untimed before the next timed one */
     uint16_t n;                 /* 1 in n calls timed; 0 or 1: every call */
-};
+    uintptr_t ra1;              /* the last call site the full path looked up, + 1 (0: none yet) */
+    struct jp_site *site;       /* ... and its entry (jp_site; the lean path's, jp_lean) */
+    uint64_t min, max;          /* (second line: timed calls only) */
+} __attribute__((aligned(64)));
 
 /*
  * Call sites (issue 21): one function's calls from one return address of the application on one
@@ -51,18 +55,29 @@ struct jp_site {
     uint64_t calls, ticks, bytes;
 };
 
+/* Arguments a lean call keeps for the fatal-error watch (jp_keep): functions with more take the framed path. */
+#define JP_KEEP_MAX 8
+
 struct jp_thread {
     struct jp_thread *next;
     void *const *caller;        /* the dispatcher's caller word of this thread (or a NULL word) */
     struct jp_site *sites;      /* JP_SITES + 1 entries (the last: calls from sites that found the table
                                  * full); NULL with JPMPI_PROFILE_SITES=off, so no call pays for them */
+    /* The lean path's call in flight (jp_keep): its function's id + 1, and its arguments; 0 while the
+     * thread's last wrapped call took another path (jp_begin clears it). */
+    uint32_t recall;
+    uint64_t args[JP_KEEP_MAX];
+    /* The last handle a one-handle completion call looked up in the request table, and the table's
+     * generation then, with JP_FOLLOWED set when the recorder follows it (jp_unfollowed) */
+    uintptr_t nf_req;
+    uint64_t nf_gen;
     uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
     uint64_t rng;               /* the sampling strides' xorshift state */
     struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];
     MPI_Request *rbuf;          /* the copy of a completion call's handles past JP_REQS_MAX_STACK (rec_requests.c) */
     size_t rcap;
     int rbusy;
-    struct jp_fstat f[JP_NFUNC] __attribute__((aligned(64))); /* one cache line each */
+    struct jp_fstat f[JP_NFUNC]; /* two cache lines each, an untimed call touching the first */
     uint64_t hist[JP_NFUNC][JP_BUCKETS];
     unsigned __int128 var[JP_NFUNC]; /* variance of f[i].ticks as an estimate (ticks^2): sum of (n^2 - n) d^2 */
     /* (snapshot version 3) the time of the calls timed per size bucket, each weighted as in f[i].ticks;
@@ -73,7 +88,8 @@ struct jp_thread {
     uint64_t ccalls[JP_NFUNC][JP_CBUCKETS];
     uint64_t cticks[JP_NFUNC][JP_CBUCKETS];
 };
-_Static_assert(sizeof(struct jp_fstat) == 64, "a function's figures fill one cache line");
+_Static_assert(sizeof(struct jp_fstat) == 128 && offsetof(struct jp_fstat, min) == 64,
+               "an untimed call's figures are in one cache line");
 
 /* One call in flight. */
 struct jp_call {
@@ -132,10 +148,14 @@ JP_RARE struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
 static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id)
 {
     struct jp_site *e = &t->sites[jp_site_hash(ra, id)];
-    if (__builtin_expect(e->ra == ra && e->fid1 == (uint32_t)id + 1, 1)) {
-        return e;
+    if (__builtin_expect(e->ra != ra || e->fid1 != (uint32_t)id + 1, 0)) {
+        e = jp_site_miss(t, ra, id);
     }
-    return jp_site_miss(t, ra, id);
+    /* entries never move (the table does not grow): the lean path counts the next call from the same
+     * site through this */
+    t->f[id].ra1 = ra + 1;
+    t->f[id].site = e;
+    return e;
 }
 
 static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, int id)
@@ -146,6 +166,7 @@ static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, in
     }
     c->t = t;
     c->ra = t->sites ? (uintptr_t)*t->caller : 0;
+    t->recall = 0;
     c->t0 = 0;
     c->on = jp_on;
     c->sent = 0;
@@ -191,6 +212,52 @@ static inline __attribute__((always_inline)) int jp_quick(struct jp_call *c, int
     c->id = id;
     return 1;
 }
+
+/*
+ * The lean path's count of an untimed call: the thread, or NULL when the call is to take the full
+ * wrapper instead (a timed call, recording off, a new thread, a call site not where it hashes to: the
+ * full wrapper then finds or makes its entry). Nothing is counted before every check passed, and
+ * nothing here calls out, so that a wrapper taking this path keeps no register and makes no frame.
+ */
+static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
+{
+    struct jp_thread *t = jp_self;
+    if (__builtin_expect(t == NULL || !jp_on, 0)) {
+        return NULL;
+    }
+    struct jp_fstat *s = &t->f[id];
+    if (__builtin_expect(s->skip == 0, 0)) {
+        return NULL;
+    }
+    if (t->sites) {
+        /* the call site the full path found last for this function: another one takes the full path */
+        if (__builtin_expect((uintptr_t)*t->caller + 1 != s->ra1, 0)) {
+            return NULL;
+        }
+        s->site->calls++;
+    }
+    s->skip--;
+    s->calls++;
+    return t;
+}
+
+/*
+ * The lean path (a quick call of a function with at most JP_KEEP_MAX arguments): after counting, the
+ * wrapper keeps its arguments in the thread's block and ends with the library's call itself (a tail
+ * call: no frame, no register saved and restored around it). A polling loop that misses the caches
+ * between two calls (HPCC's RandomAccess) pays for every instruction a call adds, far beyond what the
+ * same instructions cost in a hot loop (benchmarks/dispatch/cold.sh). Should the call fail into the
+ * fatal-error watch, the watch makes it again from here (jp_recall), under the library's own handler,
+ * as the framed path's jp_refire does after the call returns.
+ */
+/* v: a variable holding argument k, of the type the parameter has in the function */
+#define jp_keep(t, k, v) do { \
+        _Static_assert(sizeof(v) <= sizeof(uint64_t), "an argument fits in a kept word"); \
+        __builtin_memcpy(&(t)->args[k], &(v), sizeof(v)); \
+    } while (0)
+#define jp_kept(args, k, a) __builtin_memcpy(&(a), &(args)[k], sizeof(a))
+/* per function id, the lean path's call again from its kept arguments (NULL: no lean path; generated) */
+extern void (*const jp_recalls[JP_NFUNC])(const uint64_t *args);
 
 static inline __attribute__((always_inline)) void jp_stop(struct jp_call *c)
 {
@@ -344,6 +411,28 @@ void jp_start(struct jp_call *c, int n, const MPI_Request *reqs);
 /* Requests the recorder follows now (rec_requests.c): while none, a completion call has nothing to
  * save or look up (semantics.json's "quick_when": such calls may take the quick path). */
 extern volatile int jp_req_live;
+/* Bumped by every request the recorder starts following (rec_requests.c); never has JP_FOLLOWED. */
+extern volatile uint64_t jp_req_gen;
+#define JP_FOLLOWED (1ull << 63)
+/* Looks the handle up and notes what it found in t (rec_requests.c). */
+void jp_req_note(struct jp_thread *t, uintptr_t req);
+
+/*
+ * 1 when a completion call of these n handles has nothing to look up after it: no request is
+ * followed, or its one handle is not (a receive's, as in a polling loop while sends are in flight):
+ * it may then take the quick path. The full path notes what the table says of a one-handle call's
+ * handle (jp_reqs_save), with the table's generation, so that polling the same handle again costs a
+ * comparison here; a request followed since (a new send may reuse a handle) changes the generation.
+ */
+static inline __attribute__((always_inline)) int jp_unfollowed(int n, const MPI_Request *reqs)
+{
+    if (!jp_req_live) {
+        return 1;
+    }
+    struct jp_thread *t = jp_self;
+    return n == 1 && reqs && t && t->nf_req == (uintptr_t)reqs[0]
+        && t->nf_gen == __atomic_load_n(&jp_req_gen, __ATOMIC_ACQUIRE);
+}
 /* request completion: copy the handles before the call (only while requests are tracked) */
 #define JP_REQS_MAX_STACK 64
 struct jp_reqs {
@@ -364,6 +453,13 @@ static inline __attribute__((always_inline)) void jp_reqs_save(struct jp_reqs *s
     if (__builtin_expect(n > JP_REQS_MAX_STACK, 0)) {
         jp_reqs_save_heap(s, n, reqs);
         return;
+    }
+    if (n == 1) {
+        struct jp_thread *t = jp_self;
+        if (t && (t->nf_req != (uintptr_t)reqs[0]
+                  || (t->nf_gen & ~JP_FOLLOWED) != __atomic_load_n(&jp_req_gen, __ATOMIC_ACQUIRE))) {
+            jp_req_note(t, (uintptr_t)reqs[0]);
+        }
     }
     for (int i = 0; i < n; i++) {
         MPI_Request r = reqs[i];

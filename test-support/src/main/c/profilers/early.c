@@ -8,6 +8,9 @@
  * "early survived rank R" and call MPI_Finalize.
  * fatal: the last rank prints "early fatal rank R" and calls MPI_Send to rank size + 5 on
  * MPI_COMM_WORLD, whose handler is MPI_ERRORS_ARE_FATAL: the library ends it (and the job).
+ * pollfatal: the same from a polling call: the last rank makes 200 000 empty MPI_Iprobe calls (so
+ * that the profile times only a sample of them and an untimed one ends in the library's call, the
+ * recorder's lean path), then prints "early pollfatal rank R" and calls MPI_Iprobe from rank size + 5.
  * winfatal: every rank makes a window over its buffer (MPI_Win_create: its handler is
  * MPI_ERRORS_ARE_FATAL), then the last rank prints "early winfatal rank R" and calls MPI_Win_lock
  * on rank size + 5: the library ends it (and the job).
@@ -71,6 +74,7 @@ int main(int argc, char **argv)
     int fatal_mode = argc > 1 && strcmp(argv[1], "fatal") == 0;
     int segv_mode = argc > 1 && strcmp(argv[1], "segv") == 0;
     int win_mode = argc > 1 && strcmp(argv[1], "winfatal") == 0;
+    int poll_mode = argc > 1 && strcmp(argv[1], "pollfatal") == 0;
     int iters = argc > 2 ? atoi(argv[2]) : 3;
     int m = argc > 3 ? atoi(argv[3]) : 100;
     double *out = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
@@ -89,6 +93,15 @@ int main(int argc, char **argv)
         printf("early fatal rank %d\n", rank);
         fflush(stdout);
         MPI_Send(out, 1, MPI_DOUBLE, size + 5, 0, MPI_COMM_WORLD);
+    }
+    if (poll_mode && rank == size - 1) {
+        int flag = 0;
+        for (int i = 0; i < 200000; i++) {
+            MPI_Iprobe(MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        }
+        printf("early pollfatal rank %d\n", rank);
+        fflush(stdout);
+        MPI_Iprobe(size + 5, 77, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     }
     if (win_mode) {
         MPI_Win win;
@@ -110,7 +123,7 @@ int main(int argc, char **argv)
         printf("early abort rank %d\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, 3);
-    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && rank == 0) {
+    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && !poll_mode && rank == 0) {
         printf("early exit rank %d\n", rank);
         fflush(stdout);
         return 0;

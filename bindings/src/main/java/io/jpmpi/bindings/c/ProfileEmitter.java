@@ -1,5 +1,6 @@
 package io.jpmpi.bindings.c;
 
+import io.jpmpi.specs.CTypes;
 import io.jpmpi.specs.Implementation;
 import io.jpmpi.specs.Includes;
 import io.jpmpi.specs.MpiFunction;
@@ -96,6 +97,7 @@ public final class ProfileEmitter {
             c.append("    \"").append(f.name()).append("\",\n");
         }
         c.append("};\n");
+        List<String> leans = new ArrayList<>();
         for (MpiFunction f : recorded) {
             if (HAND_WRITTEN.contains(f.name())) {
                 continue;
@@ -127,6 +129,12 @@ public final class ProfileEmitter {
             c.append('\n').append("static __attribute__((noinline)) ")
                     .append(DispatcherEmitter.signature(f, impl, "jp_timed_" + f.name(), true)).append('\n')
                     .append(body);
+            boolean lines = early && s != null && !s.post().isEmpty();
+            if (!lines && bytes == 0 && f.parameters().size() <= KEEP_MAX) {
+                lean(c, f, args, when);
+                leans.add(f.name());
+                continue;
+            }
             c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
                     .append("\n{\n    struct jp_call c;\n    if (__builtin_expect(")
                     .append(early || when == null ? "" : "(" + when + ") && ").append("jp_quick(&c, JP_F_")
@@ -135,12 +143,61 @@ public final class ProfileEmitter {
                 c.append("        ").append(String.join("\n        ", s.post())).append('\n');
             }
             c.append("        jp_end(&c, JP_F_").append(f.name()).append(", ").append(bytes).append(");\n")
+                    .append("        c.t->recall = 0;\n")
                     .append("        int rc = ").append(f.pmpiName()).append('(').append(args).append(");\n")
                     .append(refire(f, args, "        "))
                     .append("        return rc;\n    }\n    return jp_timed_").append(f.name()).append('(')
                     .append(args).append(");\n}\n");
         }
-        return c.toString();
+        c.append("\nvoid (*const jp_recalls[JP_NFUNC])(const uint64_t *args) = {\n");
+        for (String name : leans) {
+            c.append("    [JP_F_").append(name).append("] = jp_recall_").append(name).append(",\n");
+        }
+        return c.append("};\n").toString();
+    }
+
+    /** recorder.h's JP_KEEP_MAX: the most arguments a lean wrapper keeps. */
+    static final int KEEP_MAX = 8;
+
+    /**
+     * The lean path (recorder.h, jp_keep): an untimed call with nothing to do after it is counted, keeps
+     * its arguments for the fatal-error watch and ends in the library's call (a tail call); the watch
+     * makes a failed call again through {@code jp_recall_X}.
+     */
+    private void lean(StringBuilder c, MpiFunction f, CharSequence args, String when) {
+        c.append("\nstatic void jp_recall_").append(f.name()).append("(const uint64_t *args)\n{\n");
+        int k = 0;
+        for (var p : f.parameters()) {
+            c.append("    ").append(declareAdjusted(p.cType(impl), DispatcherEmitter.cName(p))).append(";\n")
+                    .append("    jp_kept(args, ").append(k++).append(", ").append(DispatcherEmitter.cName(p))
+                    .append(");\n");
+        }
+        if (k == 0) {
+            c.append("    (void)args;\n");
+        }
+        c.append("    (void)").append(f.pmpiName()).append('(').append(args).append(");\n}\n");
+        c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
+                .append("\n{\n    struct jp_thread *t;\n    if (__builtin_expect(")
+                .append(when == null ? "" : "(" + when + ") && ").append("(t = jp_lean(JP_F_")
+                .append(f.name()).append(")) != NULL, 1)) {\n");
+        k = 0;
+        for (var p : f.parameters()) {
+            String v = "jp_k" + k;
+            c.append("        ").append(declareAdjusted(p.cType(impl), v)).append(" = ").append(DispatcherEmitter.cName(p))
+                    .append(";\n        jp_keep(t, ").append(k++).append(", ").append(v).append(");\n");
+        }
+        c.append("        t->recall = JP_F_").append(f.name()).append(" + 1;\n")
+                .append("        return ").append(f.pmpiName()).append('(').append(args).append(");\n")
+                .append("    }\n    return jp_timed_").append(f.name()).append('(').append(args).append(");\n}\n");
+    }
+
+    /** A variable named {@code name} of the type a parameter of type {@code type} has in its function. */
+    static String declareAdjusted(String type, String name) {
+        // a parameter of function type (MPICH's MPI_T_event_cb_function) is a pointer to it
+        String adjusted = type.matches("MPI_\\w+_function") ? type + " *" : CTypes.adjusted(type);
+        int at = adjusted.indexOf("(*)");
+        return at >= 0 ? adjusted.substring(0, at) + "(*" + name + ")" + adjusted.substring(at + 3)
+                : CTypes.declare(adjusted, name);
     }
 
     /** After the call: a fatal error the recorder's watch saw makes the same call again, under the library's own handler. */

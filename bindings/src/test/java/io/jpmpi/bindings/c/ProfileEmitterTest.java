@@ -83,25 +83,44 @@ class ProfileEmitterTest {
         // semantics that read only the arguments ("inputs"): run before the call on the quick path
         assertTrue(c.contains("\n{\n    struct jp_call c;\n    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Send), 1)) {\n"
                 + "        jp_send(&c, a_count, a_datatype, a_dest, a_comm);\n        jp_end(&c, JP_F_MPI_Send, 1);\n"
-                + "        int rc = PMPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n" + refire
+                + "        c.t->recall = 0;\n        int rc = PMPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n" + refire
                 + "            rc = PMPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n        }\n"
                 + "        return rc;\n    }\n"
                 + "    return jp_timed_MPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n}\n"), c);
         // the timed calls: the full wrapper, the same as for any other function
         assertTrue(c.contains("static __attribute__((noinline)) int jp_timed_MPI_Send(const void *a_buf, int a_count,"), c);
-        // no semantics at all: quick too, with nothing before jp_end
-        assertTrue(c.contains("    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Barrier), 1)) {\n"
-                + "        jp_end(&c, JP_F_MPI_Barrier, 0);\n        int rc = PMPI_Barrier(a_comm);\n"), c);
+        // no semantics at all: the lean path, counted, the arguments kept, then the library's call as a
+        // tail call; the fatal-error watch makes it again from the kept arguments
+        assertTrue(c.contains("\n{\n    struct jp_thread *t;\n"
+                + "    if (__builtin_expect((t = jp_lean(JP_F_MPI_Barrier)) != NULL, 1)) {\n"
+                + "        MPI_Comm jp_k0 = a_comm;\n        jp_keep(t, 0, jp_k0);\n"
+                + "        t->recall = JP_F_MPI_Barrier + 1;\n        return PMPI_Barrier(a_comm);\n    }\n"
+                + "    return jp_timed_MPI_Barrier(a_comm);\n}\n"), c);
+        assertTrue(c.contains("static void jp_recall_MPI_Barrier(const uint64_t *args)\n{\n    MPI_Comm a_comm;\n"
+                + "    jp_kept(args, 0, a_comm);\n    (void)PMPI_Barrier(a_comm);\n}\n"), c);
+        assertTrue(c.contains("    [JP_F_MPI_Barrier] = jp_recall_MPI_Barrier,\n"), c);
+        assertFalse(c.contains("jp_recall_MPI_Send("), c);
+        // more arguments than the thread keeps (MPI_Alltoallw's 9): the framed quick path
+        assertTrue(c.contains("    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Alltoallw), 1)) {\n"), c);
         // lines after the call not marked "inputs", or lines before it: the full wrapper only
         assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Recv)"), c);
         assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Bcast)"), c);
         assertTrue(c.contains("JP_EXPORT int MPI_Recv(void *a_buf, int a_count,"), c);
         assertFalse(c.contains("jp_timed_MPI_Recv("), c);
         // "quick_when": the quick path only while the condition holds, and then with no semantics line
-        assertTrue(c.contains("    if (__builtin_expect((!jp_req_live) && jp_quick(&c, JP_F_MPI_Test), 1)) {\n"
-                + "        jp_end(&c, JP_F_MPI_Test, 0);\n        int rc = PMPI_Test(a_request, a_flag, a_status);\n"), c);
+        assertTrue(c.contains("    if (__builtin_expect((!jp_req_live) && (t = jp_lean(JP_F_MPI_Test)) != NULL, 1)) {\n"
+                + "        MPI_Request *jp_k0 = a_request;\n"), c);
         assertTrue(c.contains("    return jp_timed_MPI_Test(a_request, a_flag, a_status);\n"), c);
         assertTrue(c.contains("    jp_begin(&c, JP_F_MPI_Test);\n    save();\n"), c);
+    }
+
+    @Test
+    void aKeptArgumentIsDeclaredWithTheTypeItHasInItsFunction() {
+        assertEquals("int (*x)[3]", ProfileEmitter.declareAdjusted("int [][3]", "x"));
+        assertEquals("MPI_Request *x", ProfileEmitter.declareAdjusted("MPI_Request []", "x"));
+        assertEquals("const int *x", ProfileEmitter.declareAdjusted("const int *", "x"));
+        assertEquals("MPI_Comm x", ProfileEmitter.declareAdjusted("MPI_Comm", "x"));
+        assertEquals("MPI_T_event_cb_function *x", ProfileEmitter.declareAdjusted("MPI_T_event_cb_function", "x"));
     }
 
     @Test

@@ -44,6 +44,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with the end of the job in both MPIs, with or without jpmpi). The MPI_Send never returned, so it
  * is not counted.
  *
+ * <p>pollfatal: the same from the last rank's 200 001st MPI_Iprobe (from a rank that does not exist):
+ * by then the profile times a sample of its calls, so the failing one most likely took the recorder's
+ * lean path (no frame to return to: the watch makes the call again itself, and takes back the count
+ * that path made first). Either way the call is not counted and the job ends as without jpmpi.
+ *
  * <p>winfatal: the same on a window (every rank makes one; the last rank calls MPI_Win_lock on a
  * rank that does not exist): the window's handler, MPI_ERRORS_ARE_FATAL from its creation, is the
  * recorder's watch too on Open MPI; MPICH hands a window's default fatal error to MPI_COMM_WORLD's
@@ -67,12 +72,17 @@ class EarlyEndIT {
     static final int DOUBLES = 100;
 
     static Stream<Arguments> cases() {
-        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "winfatal", "segv")
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "pollfatal", "winfatal", "segv")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
     /** What rank r recorded before the end; `with` says which ranks left a dump. */
     static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, boolean[] with) {
+        return expected(n, iters, doubles, abort, win, false, with);
+    }
+
+    /** poll: the last rank's 200 000 polls (pollfatal; the failed one never returns, so it is not counted). */
+    static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, boolean poll, boolean[] with) {
         Expected e = new Expected(n);
         long b = 8L * doubles;
         for (int r = 0; r < n; r++) {
@@ -89,6 +99,9 @@ class EarlyEndIT {
             if (abort && r == n - 1) {
                 e.call(r, "MPI_Abort");
             }
+            if (poll && r == n - 1) {
+                e.call(r, "MPI_Iprobe", 200_000);
+            }
         }
         return e;
     }
@@ -99,7 +112,7 @@ class EarlyEndIT {
         boolean abort = mode.equals("abort");
         boolean all = mode.equals("allexit");
         boolean win = mode.equals("winfatal");
-        boolean fatal = mode.equals("fatal") || win;
+        boolean fatal = mode.equals("fatal") || mode.equals("pollfatal") || win;
         boolean segv = mode.equals("segv");
         int ender = abort || fatal || segv ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
@@ -146,7 +159,7 @@ class EarlyEndIT {
         for (int rank = 0; rank < RANKS; rank++) {
             with[rank] = Files.isRegularFile(dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
         }
-        Expected e = expected(RANKS, ITERS, DOUBLES, abort, win, with);
+        Expected e = expected(RANKS, ITERS, DOUBLES, abort, win, mode.equals("pollfatal"), with);
         Checks c = Checks.of(r);
         for (int rank = 0; rank < RANKS; rank++) {
             Snapshot.State state;
