@@ -6,6 +6,10 @@
 #   benchmarks/dispatch/cold.sh [openmpi|mpich] [ROUNDS] [CALLS] [MIWORDS] [iprobe|testany]
 #   (defaults: openmpi 5 5000000 4 testany: a 32 MiB table, MPI_Testany polling one receive while a
 #   send is pending, as hpcc's RandomAccess does)
+# A step, not a slope: what a call executes costs the core the overlap of the next update's cache miss
+# with this one, so a few more instructions can cost 20 ns here (benchmarks/README.md, "The eleventh
+# session"); the loop's one update a call sits just under such a step. Measure an application's own
+# loop (hpcc) before taking a change's figure here for what it does to one.
 # Configurations (configs.sh): plain, dispatcher, noop-level (a level for iprobe only), accounting,
 # profile, and profile-base with JPMPI_BENCH_BASE_RECORDER=DIR (DIR/IMPL/libjpmpi-profile.so). Each round runs
 # each once (cold prints 5 passes; the round's figure is their median); the table gives per
