@@ -215,9 +215,10 @@ static inline __attribute__((always_inline)) int jp_quick(struct jp_call *c, int
 
 /*
  * The lean path's count of an untimed call: the thread, or NULL when the call is to take the full
- * wrapper instead (a timed call, recording off, a new thread, a call site not where it hashes to: the
- * full wrapper then finds or makes its entry). Nothing is counted before every check passed, and
- * nothing here calls out, so that a wrapper taking this path keeps no register and makes no frame.
+ * wrapper instead (a timed call, recording off, a new thread, a call site other than the one the
+ * function's full path found last: the full wrapper then finds or makes its entry, and caches it).
+ * Nothing is counted before every check passed, and nothing here calls out, so that a wrapper taking
+ * this path keeps no register and makes no frame.
  */
 static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
 {
@@ -247,8 +248,8 @@ static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
  * call: no frame, no register saved and restored around it). A polling loop that misses the caches
  * between two calls (HPCC's RandomAccess) pays for every instruction a call adds, far beyond what the
  * same instructions cost in a hot loop (benchmarks/dispatch/cold.sh). Should the call fail into the
- * fatal-error watch, the watch makes it again from here (jp_recall), under the library's own handler,
- * as the framed path's jp_refire does after the call returns.
+ * fatal-error watch, the watch makes it again from the kept arguments (jp_recalls), under the
+ * library's own handler, as the framed path's jp_refire does after the call returns.
  */
 /* v: a variable holding argument k, of the type the parameter has in the function */
 #define jp_keep(t, k, v) do { \
