@@ -203,6 +203,7 @@ static inline __attribute__((always_inline)) int jp_quick(struct jp_call *c, int
     s->skip--;
     c->t = t;
     c->ra = t->sites ? (uintptr_t)*t->caller : 0;
+    t->recall = 0; /* (as jp_begin: not a lean call) */
     c->t0 = 0;
     c->t1 = 0;
     c->on = 1;

@@ -79,4 +79,14 @@ public final class CTypes {
         }
         return head + " (*)" + rest;
     }
+
+    /**
+     * A variable named {@code name} of the type a parameter of type {@code type} has inside its
+     * function ({@link #adjusted}): {@code int [][3]} gives {@code int (*name)[3]}.
+     */
+    public static String declareAdjusted(String type, String name) {
+        String a = adjusted(type);
+        int at = a.indexOf("(*)");
+        return at >= 0 ? a.substring(0, at) + "(*" + name + ")" + a.substring(at + 3) : declare(a, name);
+    }
 }

@@ -30,4 +30,12 @@ class CTypesTest {
         assertEquals("char ***", CTypes.adjusted("char **[]"));
         assertEquals("MPI_Comm", CTypes.adjusted("MPI_Comm"));
     }
+
+    @Test
+    void declaresVariablesOfTheAdjustedType() {
+        assertEquals("int (*x)[3]", CTypes.declareAdjusted("int [][3]", "x"));
+        assertEquals("MPI_Request *x", CTypes.declareAdjusted("MPI_Request []", "x"));
+        assertEquals("const int *x", CTypes.declareAdjusted("const int *", "x"));
+        assertEquals("MPI_Comm x", CTypes.declareAdjusted("MPI_Comm", "x"));
+    }
 }

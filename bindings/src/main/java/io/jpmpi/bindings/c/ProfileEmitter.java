@@ -143,7 +143,6 @@ public final class ProfileEmitter {
                 c.append("        ").append(String.join("\n        ", s.post())).append('\n');
             }
             c.append("        jp_end(&c, JP_F_").append(f.name()).append(", ").append(bytes).append(");\n")
-                    .append("        c.t->recall = 0;\n")
                     .append("        int rc = ").append(f.pmpiName()).append('(').append(args).append(");\n")
                     .append(refire(f, args, "        "))
                     .append("        return rc;\n    }\n    return jp_timed_").append(f.name()).append('(')
@@ -191,13 +190,13 @@ public final class ProfileEmitter {
                 .append("    }\n    return jp_timed_").append(f.name()).append('(').append(args).append(");\n}\n");
     }
 
-    /** A variable named {@code name} of the type a parameter of type {@code type} has in its function. */
+    /**
+     * A variable named {@code name} of the type a parameter of type {@code type} has in its function
+     * ({@link CTypes#declareAdjusted}); a parameter of function type (MPICH's MPI_T_event_cb_function)
+     * is a pointer to it.
+     */
     static String declareAdjusted(String type, String name) {
-        // a parameter of function type (MPICH's MPI_T_event_cb_function) is a pointer to it
-        String adjusted = type.matches("MPI_\\w+_function") ? type + " *" : CTypes.adjusted(type);
-        int at = adjusted.indexOf("(*)");
-        return at >= 0 ? adjusted.substring(0, at) + "(*" + name + ")" + adjusted.substring(at + 3)
-                : CTypes.declare(adjusted, name);
+        return CTypes.declareAdjusted(type.matches("MPI_\\w+_function") ? type + " *" : type, name);
     }
 
     /** After the call: a fatal error the recorder's watch saw makes the same call again, under the library's own handler. */
