@@ -145,16 +145,20 @@ JP_RARE struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
 #define jp_site_hash(ra, id) \
     ((unsigned)(((uintptr_t)(ra) >> 2) ^ ((uintptr_t)(ra) >> 13) ^ ((unsigned)(id) * 0x9e37u)) & (JP_SITES - 1))
 
-static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id)
+/* cache: for the lean path (a function without bytes: only those have one, ProfileEmitter) */
+static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id,
+                                                                      int cache)
 {
     struct jp_site *e = &t->sites[jp_site_hash(ra, id)];
     if (__builtin_expect(e->ra != ra || e->fid1 != (uint32_t)id + 1, 0)) {
         e = jp_site_miss(t, ra, id);
     }
-    /* entries never move (the table does not grow): the lean path counts the next call from the same
-     * site through this */
-    t->f[id].ra1 = ra + 1;
-    t->f[id].site = e;
+    if (cache) {
+        /* entries never move (the table does not grow): the lean path counts the next call from the
+         * same site through this */
+        t->f[id].ra1 = ra + 1;
+        t->f[id].site = e;
+    }
     return e;
 }
 
@@ -281,7 +285,7 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         return;
     }
     struct jp_fstat *s = &c->t->f[id];
-    struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
+    struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id, !has_bytes) : NULL;
     int bucket = 0;
     s->calls++;
     if (e) {
