@@ -70,21 +70,44 @@ JPMPI_HIDDEN void jpmpi_fort_layer_scan(void);
 
 /* The body of an entry: the call starts at the first level >= start defining slot. A call the
  * MPI library makes itself goes to the library: no level sees it. `ask` says when to look at the
- * caller: for the application's MPI_X only while another call is on its way down (the library
- * runs only then); for its PMPI_X always (how the library calls itself); never for the Fortran
- * layer. `site` is the call site the caller word gets: the return address (the exports jump here,
- * so it is still the caller's), or for the Fortran layer the program's (jpmpi_fort_site). */
-#define JPMPI_ENTER(ret, type, slot, start, ask, site, args)                         \
+ * caller, whose return address is `ra`: for the application's MPI_X only while another call is on
+ * its way down (the library runs only then); for its PMPI_X always (how the library calls itself);
+ * never for the Fortran layer. `site` is the call site the caller word gets: the return address
+ * (the exports jump here, so it is still the caller's), or for the Fortran layer the program's
+ * (jpmpi_fort_site). */
+#define JPMPI_ENTER(ret, type, slot, start, ask, ra, site, args)                     \
     do {                                                                              \
         unsigned jp_n_ = jpmpi_from[slot][start];                                     \
         unsigned jp_saved_ = jpmpi_cur;                                               \
-        if (jp_n_ == JPMPI_BOTTOM || ((ask) && jpmpi_core_internal(__builtin_return_address(0)))) { \
+        if (jp_n_ == JPMPI_BOTTOM || ((ask) && jpmpi_core_internal(ra))) {            \
             return ((type)jpmpi_bottom[slot])args;                                    \
         }                                                                             \
         jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                           \
         jpmpi_caller = (site);                                                        \
         ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                              \
         jpmpi_cur = jp_saved_;                                                        \
+        return jp_r_;                                                                 \
+    } while (0)
+
+/* The body of the application's MPI_X, the entry every intercepted call of a program takes: as
+ * JPMPI_ENTER from level 0, in two parts. While no other call is on its way down (jpmpi_cur 0: the
+ * library is not running on this thread, so it cannot be the caller), the hot part sets the word,
+ * calls the level and puts 0 back: it keeps nothing across the call but the level's return value,
+ * so it saves no register (benchmarks/dispatch/). Else the cold part `slow` (JPMPI_ENTER, generated
+ * per slot) takes the call with the return address handed to it in `rargs`, ahead of args. */
+#define JPMPI_ENTER_APP(ret, type, slot, slow, args, rargs)                           \
+    do {                                                                              \
+        unsigned jp_n_ = jpmpi_from[slot][0];                                         \
+        if (jp_n_ == JPMPI_BOTTOM) {                                                  \
+            return ((type)jpmpi_bottom[slot])args;                                    \
+        }                                                                             \
+        if (__builtin_expect(jpmpi_cur != 0, 0)) {                                    \
+            return slow rargs;                                                        \
+        }                                                                             \
+        jpmpi_cur = JPMPI_CUR(slot, jp_n_);                                           \
+        jpmpi_caller = __builtin_return_address(0);                                   \
+        ret jp_r_ = ((type)jpmpi_defs[jp_n_][slot])args;                              \
+        jpmpi_cur = 0;                                                                \
         return jp_r_;                                                                 \
     } while (0)
 

@@ -68,7 +68,7 @@ struct jp_thread *jp_thread_new(void)
         fputs("jpmpi profile: out of memory for a thread's counters; this thread is not recorded\n", stderr);
         abort();
     }
-    t->caller = jp_caller_word ? jp_caller_word() : &jp_no_caller;
+    t->caller = jp_caller_word && jp_sites_on ? jp_caller_word() : &jp_no_caller;
     if (!t->caller) {
         t->caller = &jp_no_caller;
     }
@@ -535,7 +535,7 @@ static int jp_fatal_lean(void)
     t->recall = 0;
     struct jp_fstat *s = &t->f[id];
     s->calls--;
-    if (t->sites && s->site) {
+    if (s->site) {
         s->site->calls--;
     }
     return id;

@@ -59,14 +59,17 @@ struct jp_site {
 #define JP_KEEP_MAX 8
 
 struct jp_thread {
-    struct jp_thread *next;
-    void *const *caller;        /* the dispatcher's caller word of this thread (or a NULL word) */
-    struct jp_site *sites;      /* JP_SITES + 1 entries (the last: calls from sites that found the table
-                                 * full); NULL with JPMPI_PROFILE_SITES=off, so no call pays for them */
+    /* (first cache line, with the function's own: all a lean call of up to 6 arguments touches in the
+     * block, jp_lean) */
+    void *const *caller;        /* the dispatcher's caller word of this thread (or a NULL word: no sites) */
     /* The lean path's call in flight (jp_keep): its function's id + 1, and its arguments; 0 while the
      * thread's last wrapped call took another path (jp_begin clears it). */
     uint32_t recall;
     uint64_t args[JP_KEEP_MAX];
+    struct jp_thread *next;
+    struct jp_site *sites;      /* JP_SITES + 1 entries (the last: calls from sites that found the table
+                                 * full); NULL with JPMPI_PROFILE_SITES=off, so no call pays for them */
+    struct jp_site nosite;      /* the lean path's site entry while sites are not kept (never written out) */
     /* The last handle a one-handle completion call looked up in the request table, and the table's
      * generation then, with JP_FOLLOWED set when the recorder follows it (jp_unfollowed) */
     uintptr_t nf_req;
@@ -90,6 +93,8 @@ struct jp_thread {
 };
 _Static_assert(sizeof(struct jp_fstat) == 128 && offsetof(struct jp_fstat, min) == 64,
                "an untimed call's figures are in one cache line");
+_Static_assert(offsetof(struct jp_thread, args) + 6 * sizeof(uint64_t) <= 64,
+               "a lean call's thread words are in one cache line (the block is page-aligned, jp_mem_alloc)");
 
 /* One call in flight. */
 struct jp_call {
@@ -145,19 +150,11 @@ JP_RARE struct jp_site *jp_site_miss(struct jp_thread *t, uintptr_t ra, int id);
 #define jp_site_hash(ra, id) \
     ((unsigned)(((uintptr_t)(ra) >> 2) ^ ((uintptr_t)(ra) >> 13) ^ ((unsigned)(id) * 0x9e37u)) & (JP_SITES - 1))
 
-/* cache: for the lean path (a function without bytes: only those have one, ProfileEmitter) */
-static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id,
-                                                                      int cache)
+static inline __attribute__((always_inline)) struct jp_site *jp_site(struct jp_thread *t, uintptr_t ra, int id)
 {
     struct jp_site *e = &t->sites[jp_site_hash(ra, id)];
     if (__builtin_expect(e->ra != ra || e->fid1 != (uint32_t)id + 1, 0)) {
         e = jp_site_miss(t, ra, id);
-    }
-    if (cache) {
-        /* entries never move (the table does not grow): the lean path counts the next call from the
-         * same site through this */
-        t->f[id].ra1 = ra + 1;
-        t->f[id].site = e;
     }
     return e;
 }
@@ -169,7 +166,7 @@ static inline __attribute__((always_inline)) void jp_begin(struct jp_call *c, in
         t = jp_thread_new();
     }
     c->t = t;
-    c->ra = t->sites ? (uintptr_t)*t->caller : 0;
+    c->ra = (uintptr_t)*t->caller;
     t->recall = 0;
     c->t0 = 0;
     c->on = jp_on;
@@ -206,7 +203,7 @@ static inline __attribute__((always_inline)) int jp_quick(struct jp_call *c, int
     }
     s->skip--;
     c->t = t;
-    c->ra = t->sites ? (uintptr_t)*t->caller : 0;
+    c->ra = (uintptr_t)*t->caller;
     t->recall = 0; /* (as jp_begin: not a lean call) */
     c->t0 = 0;
     c->t1 = 0;
@@ -235,13 +232,11 @@ static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
     if (__builtin_expect(s->skip == 0, 0)) {
         return NULL;
     }
-    if (t->sites) {
-        /* the call site the full path found last for this function: another one takes the full path */
-        if (__builtin_expect((uintptr_t)*t->caller + 1 != s->ra1, 0)) {
-            return NULL;
-        }
-        s->site->calls++;
+    /* the call site the full path found last for this function: another one takes the full path */
+    if (__builtin_expect((uintptr_t)*t->caller + 1 != s->ra1, 0)) {
+        return NULL;
     }
+    s->site->calls++;
     s->skip--;
     s->calls++;
     return t;
@@ -285,7 +280,13 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         return;
     }
     struct jp_fstat *s = &c->t->f[id];
-    struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id, !has_bytes) : NULL;
+    struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
+    if (!has_bytes) {
+        /* the lean path's (only functions without bytes have one, ProfileEmitter): it counts the next
+         * call from the same site through this (site entries never move: the table does not grow) */
+        s->ra1 = c->ra + 1;
+        s->site = e ? e : &c->t->nosite;
+    }
     int bucket = 0;
     s->calls++;
     if (e) {

@@ -147,13 +147,25 @@ public final class DispatcherEmitter {
         StringBuilder r = new StringBuilder();
         // name, first level, when to ask whether the caller is the MPI library itself, the call site
         String ra = "__builtin_return_address(0)";
-        String[][] entries = {{"app", "0", "jp_saved_ != 0", ra}, {"pmpi", "1", "1", ra},
+        // The application's MPI_X: a hot path that keeps nothing across the level's call but its
+        // return value, and a cold one for a call that arrives while another is on its way down
+        // (which asks whether the library makes it, from the return address it is handed).
+        String slow = "jpmpi_enter_app_slow_" + f.name();
+        String slowParams = f.parameters().isEmpty() ? "void *jp_ra_" : "void *jp_ra_, " + parameters(f, impl, true);
+        r.append("static __attribute__((noinline, cold)) ").append(ret).append(' ').append(slow).append('(')
+                .append(slowParams).append(")\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ")
+                .append(slot).append(", 0, jp_saved_ != 0, jp_ra_, jp_ra_, ").append(args).append(");\n}\n");
+        String slowArgs = f.parameters().isEmpty() ? "(" + ra + ")" : "(" + ra + ", " + arguments(f) + ")";
+        r.append("static ").append(signature(f, "jpmpi_enter_app_" + f.name(), true))
+                .append("\n{\n    JPMPI_ENTER_APP(").append(ret).append(", ").append(type).append(", ").append(slot)
+                .append(", ").append(slow).append(", ").append(args).append(", ").append(slowArgs).append(");\n}\n");
+        String[][] entries = {{"pmpi", "1", "1", ra},
                 {"fort", "jpmpi_fort_pos", "0", "jpmpi_fort_site(" + ra + ", __builtin_dwarf_cfa())"}};
         for (String[] e : entries) {
             r.append("static ").append(signature(f, "jpmpi_enter_" + e[0] + "_" + f.name(), true))
                     .append("\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ").append(slot)
-                    .append(", ").append(e[1]).append(", ").append(e[2]).append(", ").append(e[3]).append(", ").append(args)
-                    .append(");\n}\n");
+                    .append(", ").append(e[1]).append(", ").append(e[2]).append(", ").append(ra).append(", ").append(e[3])
+                    .append(", ").append(args).append(");\n}\n");
         }
         r.append("static ").append(signature(f, "jpmpi_guard_" + f.name(), true))
                 .append("\n{\n    JPMPI_GUARD(").append(ret).append(", ").append(type).append(", ").append(slot)
@@ -236,10 +248,14 @@ public final class DispatcherEmitter {
 
     /** {@code ret name(params)} of {@code f} in {@code impl}, parameters named {@code a_<name>} or unnamed. */
     static String signature(MpiFunction f, String impl, String name, boolean named) {
-        String params = f.parameters().isEmpty() ? "void" : f.parameters().stream()
+        return f.returnType(impl) + " " + name + "(" + (f.parameters().isEmpty() ? "void" : parameters(f, impl, named)) + ")";
+    }
+
+    /** The parameter list of {@code f} in {@code impl} (empty for none), named {@code a_<name>} or unnamed. */
+    static String parameters(MpiFunction f, String impl, boolean named) {
+        return f.parameters().stream()
                 .map(p -> named ? CTypes.declare(p.cType(impl), cName(p)) : p.cType(impl))
                 .collect(Collectors.joining(", "));
-        return f.returnType(impl) + " " + name + "(" + params + ")";
     }
 
     private String arguments(MpiFunction f) {

@@ -59,6 +59,36 @@ class DispatcherEmitterTest {
         assertTrue(!c.contains("JPMPI_EXPORT int MPI_Pcontrol"), "Pcontrol is the core's");
     }
 
+    /**
+     * The application's MPI_X enters through a hot part that calls nothing but the level (JPMPI_ENTER_APP)
+     * and hands a call arriving while another is on its way down to a cold part per slot, with the
+     * caller's return address ahead of the arguments (functions without parameters included).
+     */
+    @Test
+    void theApplicationsEntryHandsTheRareCaseToAColdPart() {
+        DispatcherEmitter e = new DispatcherEmitter(SPEC, MpiConstants.load(), "mpich");
+        String c = e.emit().get("jpmpi_dispatch.c");
+        int rank = e.slotNames().indexOf("MPI_Comm_rank");
+        assertTrue(c.contains("""
+                static __attribute__((noinline, cold)) int jpmpi_enter_app_slow_MPI_Comm_rank(void *jp_ra_, \
+                MPI_Comm a_comm, int *a_rank)
+                {
+                    JPMPI_ENTER(int, jpmpi_MPI_Comm_rank_t, %d, 0, jp_saved_ != 0, jp_ra_, jp_ra_, (a_comm, a_rank));
+                }
+                static int jpmpi_enter_app_MPI_Comm_rank(MPI_Comm a_comm, int *a_rank)
+                {
+                    JPMPI_ENTER_APP(int, jpmpi_MPI_Comm_rank_t, %d, jpmpi_enter_app_slow_MPI_Comm_rank, (a_comm, a_rank), \
+                (__builtin_return_address(0), a_comm, a_rank));
+                }
+                """.formatted(rank, rank)), "MPI_Comm_rank's application entry");
+        int wtime = e.slotNames().indexOf("MPI_Wtime");
+        assertTrue(c.contains("double jpmpi_enter_app_slow_MPI_Wtime(void *jp_ra_)\n"));
+        assertTrue(c.contains("JPMPI_ENTER_APP(double, jpmpi_MPI_Wtime_t, %d, jpmpi_enter_app_slow_MPI_Wtime, (), "
+                .formatted(wtime) + "(__builtin_return_address(0)));"));
+        assertTrue(c.contains("JPMPI_ENTER(int, jpmpi_MPI_Comm_rank_t, %d, 1, 1, __builtin_return_address(0), "
+                .formatted(rank) + "__builtin_return_address(0), (a_comm, a_rank));"), "the PMPI_X entry asks always");
+    }
+
     @Test
     void generationIsDeterministic() {
         for (String impl : SPEC.implementations().keySet()) {

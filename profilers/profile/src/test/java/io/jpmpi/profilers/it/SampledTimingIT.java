@@ -13,6 +13,7 @@ import io.jpmpi.profilers.report.TextReport;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -110,6 +111,26 @@ class SampledTimingIT {
             assertEquals(f.sampled(), text.lines().anyMatch(l -> l.startsWith(f.name() + " ")
                     && l.contains(" calls timed, time ")), f + "\n" + text);
         }
+    }
+
+    /**
+     * Without call sites (JPMPI_PROFILE_SITES=off) the untimed calls of the functions without bytes
+     * still take the lean path (recorder.h, jp_lean: one site, the thread's own entry), and every
+     * count stays exact.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void sitesOffCountsExactly(Impl impl) {
+        Result r = ProfileRun.run(impl, Level.C, RANKS, m -> m.env("JPMPI_PROFILE_SITES", "off"),
+                "poll", Integer.toString(SHORT), Integer.toString(DOUBLES), Integer.toString(ITERS));
+        Checks.exactly(r, Level.C, "poll", expected());
+        for (Snapshot s : ProfileRun.snapshots(r, RANKS)) {
+            int f = Arrays.asList(s.names()).indexOf("MPI_Comm_rank");
+            assertTrue(s.sampled(f) && s.timed()[f] < s.stats()[f][Snapshot.CALLS] / 10,
+                    "rank " + s.rank() + ": " + s.timed()[f] + " of " + s.stats()[f][Snapshot.CALLS]
+                            + " MPI_Comm_rank calls timed\n" + r.describe());
+        }
+        assertTrue(!Files.exists(ProfileRun.dir(r).resolve("sites")), r::describe);
     }
 
     @ParameterizedTest(name = "{0}")
