@@ -826,7 +826,18 @@ static int jp_write_sites(const char *path)
     for (struct jp_thread *t = jp_threads; t; t = t->next) {
         for (int i = 0; t->sites && i <= JP_SITES; i++) {
             const struct jp_site *e = &t->sites[i];
-            if (e->calls == 0) {
+            /* with the lean path's calls not yet moved into the entry (recorder.h, jp_fstat.lean): of
+             * its function, or of any function for the rest's */
+            uint64_t calls = e->calls;
+            for (int fn = i == JP_SITES ? 0 : (int)e->fid1 - 1; fn >= 0 && fn < JP_NFUNC; fn++) {
+                if (t->f[fn].site == e) {
+                    calls += t->f[fn].lean;
+                }
+                if (i != JP_SITES) {
+                    break;
+                }
+            }
+            if (calls == 0) {
                 continue;
             }
             Dl_info info;
@@ -848,7 +859,7 @@ static int jp_write_sites(const char *path)
             } else {
                 fputc('?', f);
             }
-            fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)e->calls, rate > 0 ? (double)e->ticks / rate : 0,
+            fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)calls, rate > 0 ? (double)e->ticks / rate : 0,
                     (unsigned long long)e->bytes);
         }
     }

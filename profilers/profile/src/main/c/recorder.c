@@ -535,9 +535,7 @@ static int jp_fatal_lean(void)
     t->recall = 0;
     struct jp_fstat *s = &t->f[id];
     s->calls--;
-    if (s->site) {
-        s->site->calls--;
-    }
+    s->lean--; /* (jp_end has not run since: nothing of the lean path's count has moved to the site) */
     return id;
 }
 

@@ -29,15 +29,19 @@
  * `n` is timed, at a random stride, and each timed call counts `n` times in `ticks`.
  */
 struct jp_fstat {
-    /* (first cache line: what an untimed call reads and writes) */
-    uint64_t calls, ticks, sent, recv;
-    uint64_t timed;             /* calls timed (min and max are theirs) */
-    uint32_t wticks;            /* ticks of the calls timed since the last look (jp_adapt), each at most 2^24 */
+    /* (first cache line: all an untimed call reads and writes) */
+    uint64_t calls, sent, recv;
+    uintptr_t ra1;              /* the call site the full path counted last, + 1 (0: none yet) */
+    struct jp_site *site;       /* ... and its entry (NULL without sites) */
+    uint64_t lean;              /* calls the lean path (jp_lean) counted from that site since, not yet in
+                                 * its entry (jp_end moves them there; the sites' file adds the rest) */
     uint16_t skip;              /* calls still to pass untimed before the next timed one */
     uint16_t n;                 /* 1 in n calls timed; 0 or 1: every call */
-    uintptr_t ra1;              /* the last call site the full path looked up, + 1 (0: none yet) */
-    struct jp_site *site;       /* ... and its entry (jp_site; the lean path's, jp_lean) */
-    uint64_t min, max;          /* (second line: timed calls only) */
+    /* (second line: what a timed call adds) */
+    uint64_t ticks __attribute__((aligned(64)));
+    uint64_t timed;             /* calls timed (min and max are theirs) */
+    uint64_t min, max;
+    uint32_t wticks;            /* ticks of the calls timed since the last look (jp_adapt), each at most 2^24 */
 } __attribute__((aligned(64)));
 
 /*
@@ -69,7 +73,6 @@ struct jp_thread {
     struct jp_thread *next;
     struct jp_site *sites;      /* JP_SITES + 1 entries (the last: calls from sites that found the table
                                  * full); NULL with JPMPI_PROFILE_SITES=off, so no call pays for them */
-    struct jp_site nosite;      /* the lean path's site entry while sites are not kept (never written out) */
     /* The last handle a one-handle completion call looked up in the request table, and the table's
      * generation then, with JP_FOLLOWED set when the recorder follows it (jp_unfollowed) */
     uintptr_t nf_req;
@@ -91,7 +94,7 @@ struct jp_thread {
     uint64_t ccalls[JP_NFUNC][JP_CBUCKETS];
     uint64_t cticks[JP_NFUNC][JP_CBUCKETS];
 };
-_Static_assert(sizeof(struct jp_fstat) == 128 && offsetof(struct jp_fstat, min) == 64,
+_Static_assert(sizeof(struct jp_fstat) == 128 && offsetof(struct jp_fstat, ticks) == 64,
                "an untimed call's figures are in one cache line");
 _Static_assert(offsetof(struct jp_thread, args) + 6 * sizeof(uint64_t) <= 64,
                "a lean call's thread words are in one cache line (the block is page-aligned, jp_mem_alloc)");
@@ -232,11 +235,11 @@ static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
     if (__builtin_expect(s->skip == 0, 0)) {
         return NULL;
     }
-    /* the call site the full path found last for this function: another one takes the full path */
+    /* the call site the full path counted last for this function: another one takes the full path */
     if (__builtin_expect((uintptr_t)*t->caller + 1 != s->ra1, 0)) {
         return NULL;
     }
-    s->site->calls++;
+    s->lean++;
     s->skip--;
     s->calls++;
     return t;
@@ -282,10 +285,17 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
     struct jp_fstat *s = &c->t->f[id];
     struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
     if (!has_bytes) {
-        /* the lean path's (only functions without bytes have one, ProfileEmitter): it counts the next
-         * call from the same site through this (site entries never move: the table does not grow) */
+        /* the lean path's (only functions without bytes have one, ProfileEmitter): its calls since
+         * are in the site they came from, and it counts the next ones from this call's site (site
+         * entries never move: the table does not grow) */
+        if (s->lean) {
+            if (s->site) {
+                s->site->calls += s->lean;
+            }
+            s->lean = 0;
+        }
         s->ra1 = c->ra + 1;
-        s->site = e ? e : &c->t->nosite;
+        s->site = e;
     }
     int bucket = 0;
     s->calls++;

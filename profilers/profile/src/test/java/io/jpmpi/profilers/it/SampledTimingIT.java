@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jpmpi.profilers.it.ProfileRun.Level;
 import io.jpmpi.profilers.profile.RankDumps;
 import io.jpmpi.profilers.profile.Snapshot;
+import io.jpmpi.profilers.report.CallSites;
 import io.jpmpi.profilers.report.FunctionProfile;
 import io.jpmpi.profilers.report.HtmlReport;
 import io.jpmpi.profilers.report.Profile;
+import io.jpmpi.profilers.report.ProfileWriter;
 import io.jpmpi.profilers.report.TextReport;
 import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
@@ -87,6 +89,17 @@ class SampledTimingIT {
                 }
             }
             p = RankDumps.merge(ProfileRun.dir(r));
+            // every call is in a call site, the lean path's untimed ones too: each function's sites add
+            // up to its calls, and poll.c's loop of MPI_Comm_rank is one site with its SHORT calls a rank
+            Profile withSites = ProfileWriter.mergeDumps(ProfileRun.dir(r));
+            List<CallSites.Site> sites = withSites.sites().sites();
+            for (FunctionProfile f : withSites.functions()) {
+                long inSites = sites.stream().filter(site -> site.function().equals(f.name()))
+                        .mapToLong(site -> (long) site.calls().sum()).sum();
+                assertEquals(f.calls(), inSites, f.name() + "\n" + withSites.sites() + "\n" + r.describe());
+            }
+            assertEquals(1, sites.stream().filter(site -> site.function().equals("MPI_Comm_rank")
+                    && site.calls().sum() == (double) SHORT * RANKS).count(), withSites.sites() + "\n" + r.describe());
         } else {
             p = ProfileRun.profile(r);
         }
