@@ -7,6 +7,7 @@ import io.jpmpi.testsupport.MpiRun.Impl;
 import io.jpmpi.testsupport.MpiRun.Result;
 import io.jpmpi.testsupport.Pingpong;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,14 +30,40 @@ class LibraryInternalCallsIT {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void mpiIoCountsOnlyTheProgramsCalls(Impl impl, List<String> order) {
-        Result r = MpiRun.on(impl).ranks(3)
-                .levels(MpiRun.entry(impl.file(order.get(0)), impl.file(order.get(1))))
-                .run("mpiio").assertSuccess();
+        Result r = run(impl, order, "mpiio");
         for (int rank = 0; rank < 3; rank++) {
             assertEquals(1, r.countOut("mpiio rank " + rank + ": ok"), r::describe);
-            for (String tool : List.of("count", "count2")) {
-                assertEquals(Pingpong.counts(1, 0, 0, 1, 0, 1, 1), r.counts(tool, rank), tool + "\n" + r.describe());
-            }
+            bothCount(r, rank, Pingpong.counts(1, 0, 0, 1, 0, 1, 1));
+        }
+    }
+
+    /** `program` on 3 ranks under the two counting levels in `order`, ended well. */
+    static Result run(Impl impl, List<String> order, String program) {
+        return MpiRun.on(impl).ranks(3).levels(MpiRun.entry(impl.file(order.get(0)), impl.file(order.get(1))))
+                .run(program).assertSuccess();
+    }
+
+    static void bothCount(Result r, int rank, Map<String, Long> expected) {
+        for (String tool : List.of("count", "count2")) {
+            assertEquals(expected, r.counts(tool, rank), tool + "\n" + r.describe());
+        }
+    }
+
+    /**
+     * The other side: a call the application makes while another is on its way down is the
+     * application's. errcb's error handler (its own function, which the library calls inside an
+     * MPI_Send to a rank that does not exist) asks MPI_Comm_rank: the entry hands such a call to its
+     * cold part (jpmpi_core.h, JPMPI_ENTER_APP), which finds the caller outside the library, so both
+     * levels count it beside main's; the send returns its error through the handler and the job ends well.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("cases")
+    void aCallFromTheProgramsErrorHandlerIsTheProgramsOwn(Impl impl, List<String> order) {
+        Result r = run(impl, order, "errcb");
+        for (int rank = 0; rank < 3; rank++) {
+            String ok = "errcb rank " + rank + ": ok ";
+            assertEquals(1, r.out().stream().filter(l -> l.startsWith(ok)).count(), r::describe);
+            bothCount(r, rank, Pingpong.counts(1, 1, 0, 1, 0, 2, 1));
         }
     }
 }
