@@ -94,8 +94,9 @@ struct jp_thread *jp_thread_new(void)
  * Calls too short to time honestly (PROFILE.md, "Sampled timing"). Every JP_WINDOW timed calls of a
  * function on a thread, jp_adapt looks at their mean duration: timing a call costs about two clock
  * reads (jp_clock_ticks, measured when the library is loaded), four times that for a function with a
- * lean path, and that cost must stay under 1 % of the function's own time, so 1 call in n is timed
- * with n = 100 x cost / mean (every call when n comes out below 2; at most JP_N_MAX). The calls between two timed ones are a random stride
+ * lean path, and that cost must stay under 1 % of the function's own time (the timed calls' mean less
+ * the one clock read each interval holds), so 1 call in n is timed with n = 100 x cost / own mean
+ * (every call when n comes out below 2; at most JP_N_MAX). The calls between two timed ones are a random stride
  * (uniform over 1 .. 2n - 1, mean n, from a per-thread xorshift generator), so a program's own period
  * cannot fall in step with it; each timed call then stands for n calls (Horvitz-Thompson: ticks +=
  * n d), and the estimate's variance adds (n^2 - n) d^2. Counts, bytes and size buckets stay exact:
@@ -186,7 +187,11 @@ void jp_adapt(struct jp_thread *t, struct jp_fstat *s)
      * for the framed wrapper and back, and pays the branches that switch: benchmarks/README.md, the
      * twelfth session) */
     uint64_t cost = jp_recalls[s - t->f] ? 4 : 1;
-    uint64_t n = sum ? (100 * cost * jp_clock_ticks * JP_WINDOW + sum - 1) / sum : JP_N_MAX;
+    /* the calls' own time: a timed interval also holds about one clock read (half of jp_clock_ticks,
+     * which spans two), most of what a call of a few nanoseconds measures */
+    uint64_t clock_part = jp_clock_ticks / 2 * JP_WINDOW;
+    uint64_t own = sum > clock_part ? sum - clock_part : 0;
+    uint64_t n = own ? (100 * cost * jp_clock_ticks * JP_WINDOW + own - 1) / own : JP_N_MAX;
     n = n < 2 ? 1 : n > JP_N_MAX ? JP_N_MAX : n;
     if (n > 1 && s->n <= 1) {
         s->n = (uint16_t)n;
