@@ -802,6 +802,20 @@ int jp_gather_dumps(int state)
 
 /* ---------------------------------------------------------------- call sites */
 
+/* The lean path's calls from site entry e not yet moved into it (recorder.h, jp_fstat.lean): its
+ * function's, or for the rest's entry (`rest`) those of every function whose site it is. */
+static uint64_t jp_site_pending(const struct jp_thread *t, const struct jp_site *e, int rest)
+{
+    if (!rest) {
+        return e->fid1 && t->f[e->fid1 - 1].site == e ? t->f[e->fid1 - 1].lean : 0;
+    }
+    uint64_t n = 0;
+    for (int fn = 0; fn < JP_NFUNC; fn++) {
+        n += t->f[fn].site == e ? t->f[fn].lean : 0;
+    }
+    return n;
+}
+
 /*
  * Every thread's call sites as text, one line per (thread, return address, function) (PROFILE.md,
  * "Call sites"): function, the module the address is in, the address's offset in it (what
@@ -826,17 +840,7 @@ static int jp_write_sites(const char *path)
     for (struct jp_thread *t = jp_threads; t; t = t->next) {
         for (int i = 0; t->sites && i <= JP_SITES; i++) {
             const struct jp_site *e = &t->sites[i];
-            /* with the lean path's calls not yet moved into the entry (recorder.h, jp_fstat.lean): of
-             * its function, or of any function for the rest's */
-            uint64_t calls = e->calls;
-            for (int fn = i == JP_SITES ? 0 : (int)e->fid1 - 1; fn >= 0 && fn < JP_NFUNC; fn++) {
-                if (t->f[fn].site == e) {
-                    calls += t->f[fn].lean;
-                }
-                if (i != JP_SITES) {
-                    break;
-                }
-            }
+            uint64_t calls = e->calls + jp_site_pending(t, e, i == JP_SITES);
             if (calls == 0) {
                 continue;
             }

@@ -289,7 +289,7 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
          * are in the site they came from, and it counts the next ones from this call's site (site
          * entries never move: the table does not grow) */
         if (s->lean) {
-            if (s->site) {
+            if (s->site && e) { /* (e NULL: no sites now, jp_sites_drop's tables stay untouched) */
                 s->site->calls += s->lean;
             }
             s->lean = 0;
