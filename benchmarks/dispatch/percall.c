@@ -26,6 +26,12 @@
 typedef int (*comm_rank_t)(MPI_Comm, int *);
 typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);
 typedef int (*send_t)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+typedef int (*sendrecv_t)(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int, int, MPI_Comm,
+                          MPI_Status *);
+
+/* MPI_Sendrecv's communicator: a duplicate of MPI_COMM_WORLD, as libraries and most codes use (a tool
+ * maps its ranks to world ranks; MPI_COMM_WORLD's are the same) */
+static MPI_Comm dup_comm = MPI_COMM_NULL;
 
 enum { MAX_VARIANTS = 4, MAX_ROUNDS = 101 };
 
@@ -76,6 +82,13 @@ static double block(const char *call, jpmpi_function_t fn, long n, int clocked)
         double x = 0;
         for (long i = 0; i < n; i++) {
             CALL(clocked, f(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 7, MPI_COMM_WORLD));
+        }
+    } else if (strcmp(call, "MPI_Sendrecv") == 0) {
+        /* one double to this rank itself and back, on the duplicate: a real message of the smallest kind */
+        sendrecv_t f = (sendrecv_t)fn;
+        double x = 1, y = 0;
+        for (long i = 0; i < n; i++) {
+            CALL(clocked, f(&x, 1, MPI_DOUBLE, 0, 7, &y, 1, MPI_DOUBLE, 0, 7, dup_comm, MPI_STATUS_IGNORE));
         }
     } else {
         iprobe_t f = (iprobe_t)fn;
@@ -140,6 +153,9 @@ int main(int argc, char **argv)
     measure(config, "MPI_Comm_rank", (jpmpi_function_t)MPI_Comm_rank, (jpmpi_function_t)PMPI_Comm_rank, n, rounds);
     measure(config, "MPI_Send", (jpmpi_function_t)MPI_Send, (jpmpi_function_t)PMPI_Send, n, rounds);
     measure(config, "MPI_Iprobe", (jpmpi_function_t)MPI_Iprobe, (jpmpi_function_t)PMPI_Iprobe, n / 10, rounds);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup_comm);
+    measure(config, "MPI_Sendrecv", (jpmpi_function_t)MPI_Sendrecv, (jpmpi_function_t)PMPI_Sendrecv, n / 10, rounds);
+    MPI_Comm_free(&dup_comm);
     MPI_Finalize();
     return 0;
 }

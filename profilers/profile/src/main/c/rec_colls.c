@@ -74,7 +74,7 @@ static void jp_pair(struct jp_call *c, MPI_Comm comm, const struct jp_comm *ci, 
         return;
     }
     c->sent += bytes;
-    jp_matrix(c, jp_world(comm, to), bytes);
+    jp_matrix(c, jp_world(c->t, comm, to), bytes);
 }
 
 void jp_bcast(struct jp_call *c, int64_t count, MPI_Datatype t, int root, MPI_Comm comm)

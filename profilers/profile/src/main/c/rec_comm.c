@@ -100,32 +100,56 @@ static struct jp_map *jp_map_find(uintptr_t key, int kind, int create, MPI_Comm 
     return free_slot;
 }
 
-/* The world rank of rank `r` of comm (its remote group for an inter-communicator), or -1. */
-int jp_world(MPI_Comm comm, int r)
+/*
+ * Bumped whenever a map goes (under jp_maps_lock): a thread's copy of a map (jp_thread.wcache) is
+ * good only while this stays what it was then, since a freed handle's value may come back as
+ * another communicator's. It starts at 1, so that a new thread's zeroed copy is never good.
+ */
+uint64_t jp_maps_gen = 1;
+
+/*
+ * The world rank of rank `r` of the group `key` (a communicator's, its remote group for an
+ * inter-communicator, or a window's), or -1. The thread's last map answers without the lock (a
+ * program's messages mostly go to one communicator in a row); another one is found or made under
+ * it, and kept. Freeing a handle while another thread uses it is erroneous in MPI: the map another
+ * thread holds is never freed under it.
+ */
+static int jp_world_of(struct jp_thread *t, uintptr_t key, int kind, MPI_Comm comm, MPI_Win win, int r)
 {
     if (r < 0) {
         return -1;
     }
-    if (comm == MPI_COMM_WORLD) {
-        return r;
+    int w;
+    if (t && t->wcache.key == key && t->wcache.kind == kind
+        && t->wcache.gen == __atomic_load_n(&jp_maps_gen, __ATOMIC_ACQUIRE)) {
+        w = r < t->wcache.n ? t->wcache.world[r] : -1;
+    } else {
+        pthread_mutex_lock(&jp_maps_lock);
+        struct jp_map *m = jp_map_find(key, kind, 1, comm, win);
+        w = m && r < m->n ? m->world[r] : -1;
+        if (m && t) {
+            t->wcache.key = key;
+            t->wcache.kind = kind;
+            t->wcache.n = m->n;
+            t->wcache.world = m->world;
+            t->wcache.gen = __atomic_load_n(&jp_maps_gen, __ATOMIC_RELAXED); /* (only bumped under the lock) */
+        }
+        pthread_mutex_unlock(&jp_maps_lock);
     }
-    pthread_mutex_lock(&jp_maps_lock);
-    struct jp_map *m = jp_map_find((uintptr_t)comm, 1, 1, comm, MPI_WIN_NULL);
-    int w = m && r < m->n ? m->world[r] : -1;
-    pthread_mutex_unlock(&jp_maps_lock);
     return w == MPI_UNDEFINED ? -1 : w;
 }
 
-static int jp_win_world(MPI_Win win, int r)
+int jp_world(struct jp_thread *t, MPI_Comm comm, int r)
 {
-    if (r < 0) {
-        return -1;
+    if (comm == MPI_COMM_WORLD) {
+        return r < 0 ? -1 : r;
     }
-    pthread_mutex_lock(&jp_maps_lock);
-    struct jp_map *m = jp_map_find((uintptr_t)win, 2, 1, MPI_COMM_NULL, win);
-    int w = m && r < m->n ? m->world[r] : -1;
-    pthread_mutex_unlock(&jp_maps_lock);
-    return w == MPI_UNDEFINED ? -1 : w;
+    return jp_world_of(t, (uintptr_t)comm, 1, comm, MPI_WIN_NULL, r);
+}
+
+static int jp_win_world(struct jp_thread *t, MPI_Win win, int r)
+{
+    return jp_world_of(t, (uintptr_t)win, 2, MPI_COMM_NULL, win, r);
 }
 
 static void jp_map_forget(uintptr_t key, int kind)
@@ -133,6 +157,7 @@ static void jp_map_forget(uintptr_t key, int kind)
     pthread_mutex_lock(&jp_maps_lock);
     struct jp_map *m = jp_map_find(key, kind, 0, MPI_COMM_NULL, MPI_WIN_NULL);
     if (m) {
+        __atomic_add_fetch(&jp_maps_gen, 1, __ATOMIC_RELEASE); /* (before the ranks go: no thread's copy is good now) */
         jp_mem_free(m->world, sizeof(int) * (size_t)m->n);
         m->world = NULL;
         m->kind = -1;
@@ -159,7 +184,7 @@ void jp_win_freed(MPI_Win win)
 
 void jp_send_peer(struct jp_thread *t, int64_t bytes, int dest, MPI_Comm comm)
 {
-    jp_matrix_add(t, jp_world(comm, dest), bytes);
+    jp_matrix_add(t, jp_world(t, comm, dest), bytes);
 }
 
 /* ---------------------------------------------------------------- one-sided */
@@ -172,7 +197,7 @@ void jp_rma(struct jp_call *c, int64_t sent, int64_t recv, int target, MPI_Win w
     c->sent += sent;
     c->recv += recv;
     if (c->on && sent > 0) {
-        jp_matrix(c, jp_win_world(win, target), sent);
+        jp_matrix(c, jp_win_world(c->t, win, target), sent);
     }
 }
 

@@ -172,7 +172,7 @@ void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Co
     }
     int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
     c->sent += bytes;
-    int world = jp_world(comm, dest);
+    int world = jp_world(c->t, comm, dest);
     if (world >= 0 && world != jp_world_rank) {
         jp_req_add(req, JP_RQ_SEND, 0, c->on != 0, world, bytes, 0);
     }
@@ -185,7 +185,7 @@ void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_R
     }
     struct jp_call c = {.t = jp_self ? jp_self : jp_thread_new()};
     int64_t bytes = count > 0 ? count * jp_tsize(&c, t) : 0;
-    jp_req_add(req, JP_RQ_SEND, 1, 0, jp_world(comm, dest), bytes, 0);
+    jp_req_add(req, JP_RQ_SEND, 1, 0, jp_world(c.t, comm, dest), bytes, 0);
 }
 
 void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req)

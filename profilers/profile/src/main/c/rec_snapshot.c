@@ -802,16 +802,23 @@ int jp_gather_dumps(int state)
 
 /* ---------------------------------------------------------------- call sites */
 
-/* The lean path's calls from site entry e not yet moved into it (recorder.h, jp_fstat.lean): its
- * function's, or for the rest's entry (`rest`) those of every function whose site it is. */
-static uint64_t jp_site_pending(const struct jp_thread *t, const struct jp_site *e, int rest)
+/* The lean path's calls from site entry e not yet moved into it (recorder.h, jp_fstat.lean), and
+ * their bytes in *bytes: its function's, or for the rest's entry (`rest`) those of every function
+ * whose site it is. */
+static uint64_t jp_site_pending(const struct jp_thread *t, const struct jp_site *e, int rest, uint64_t *bytes)
 {
-    if (!rest) {
-        return e->fid1 && t->f[e->fid1 - 1].site == e ? t->f[e->fid1 - 1].lean : 0;
-    }
     uint64_t n = 0;
-    for (int fn = 0; fn < JP_NFUNC; fn++) {
-        n += t->f[fn].site == e ? t->f[fn].lean : 0;
+    *bytes = 0;
+    int from = 0, to = JP_NFUNC; /* the rest's: every function */
+    if (!rest) {
+        from = e->fid1 ? (int)e->fid1 - 1 : 0; /* (a free entry: none) */
+        to = e->fid1 ? (int)e->fid1 : 0;
+    }
+    for (int fn = from; fn < to; fn++) {
+        if (t->f[fn].site == e) {
+            n += t->f[fn].lean;
+            *bytes += t->f[fn].lbytes;
+        }
     }
     return n;
 }
@@ -840,7 +847,8 @@ static int jp_write_sites(const char *path)
     for (struct jp_thread *t = jp_threads; t; t = t->next) {
         for (int i = 0; t->sites && i <= JP_SITES; i++) {
             const struct jp_site *e = &t->sites[i];
-            uint64_t calls = e->calls + jp_site_pending(t, e, i == JP_SITES);
+            uint64_t pending_bytes;
+            uint64_t calls = e->calls + jp_site_pending(t, e, i == JP_SITES, &pending_bytes);
             if (calls == 0) {
                 continue;
             }
@@ -864,7 +872,7 @@ static int jp_write_sites(const char *path)
                 fputc('?', f);
             }
             fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)calls, rate > 0 ? (double)e->ticks / rate : 0,
-                    (unsigned long long)e->bytes);
+                    (unsigned long long)(e->bytes + pending_bytes));
         }
     }
     int ok = fclose(f) == 0;

@@ -543,9 +543,12 @@ static int jp_fatal_lean(void)
     }
     int id = (int)t->recall - 1;
     t->recall = 0;
-    struct jp_fstat *s = &t->f[id];
-    s->calls--;
-    s->lean--; /* (jp_end has not run since: nothing of the lean path's count has moved to the site) */
+    /* (jp_end has not run since: nothing of the lean path's count has moved to the site) */
+    if (!jp_unleans[id] || !jp_unleans[id](t, t->args)) {
+        struct jp_fstat *s = &t->f[id];
+        s->calls--;
+        s->lean--;
+    }
     return id;
 }
 

@@ -37,6 +37,7 @@ struct jp_fstat {
                                  * its entry (jp_end moves them there; the sites' file adds the rest) */
     uint16_t skip;              /* calls still to pass untimed before the next timed one */
     uint16_t n;                 /* 1 in n calls timed; 0 or 1: every call */
+    uint64_t lbytes;            /* ... and their bytes (jp_lean_send, jp_lean_recv) */
     /* (second line: what a timed call adds) */
     uint64_t ticks __attribute__((aligned(64)));
     uint64_t timed;             /* calls timed (min and max are theirs) */
@@ -80,6 +81,10 @@ struct jp_thread {
     uint64_t *matrix;           /* 2 x world size: messages, bytes; allocated on first use */
     uint64_t rng;               /* the sampling strides' xorshift state */
     struct { uintptr_t key; int64_t size; uint64_t epoch; } tcache[8];
+    /* the communicator or window whose world ranks this thread looked up last (rec_comm.c, jp_world),
+     * so that a message on a communicator other than MPI_COMM_WORLD takes no lock: its handle, its
+     * kind, its group's world ranks and their count, and the ranks' generation then */
+    struct { uintptr_t key; int kind; int n; const int *world; uint64_t gen; } wcache;
     MPI_Request *rbuf;          /* the copy of a completion call's handles past JP_REQS_MAX_STACK (rec_requests.c) */
     size_t rcap;
     int rbusy;
@@ -112,6 +117,11 @@ struct jp_call {
 
 extern __thread struct jp_thread *jp_self __attribute__((tls_model("initial-exec")));
 extern volatile int jp_on;
+extern int jp_world_rank;
+extern int jp_world_size;
+/* the world ranks' generation (rec_comm.c): a thread's copy of a communicator's (jp_thread.wcache) is
+ * good while this is what it was then */
+extern uint64_t jp_maps_gen;
 struct jp_thread *jp_thread_new(void);
 
 static inline __attribute__((always_inline)) uint64_t jp_ticks(void)
@@ -219,13 +229,11 @@ static inline __attribute__((always_inline)) int jp_quick(struct jp_call *c, int
 }
 
 /*
- * The lean path's count of an untimed call: the thread, or NULL when the call is to take the full
- * wrapper instead (a timed call, recording off, a new thread, a call site other than the one the
- * function's full path found last: the full wrapper then finds or makes its entry, and caches it).
- * Nothing is counted before every check passed, and nothing here calls out, so that a wrapper taking
- * this path keeps no register and makes no frame.
+ * The lean path's checks (jp_lean): the thread, or NULL when the call is to take the full wrapper
+ * instead (a timed call, recording off, a new thread, a call site other than the one the function's
+ * full path found last: the full wrapper then finds or makes its entry, and caches it).
  */
-static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
+static inline __attribute__((always_inline)) struct jp_thread *jp_lean_ok(int id)
 {
     struct jp_thread *t = jp_self;
     if (__builtin_expect(t == NULL || !jp_on, 0)) {
@@ -239,9 +247,23 @@ static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
     if (__builtin_expect((uintptr_t)*t->caller + 1 != s->ra1, 0)) {
         return NULL;
     }
-    s->lean++;
-    s->skip--;
-    s->calls++;
+    return t;
+}
+
+/*
+ * The lean path's count of an untimed call: the thread, or NULL for the full wrapper (jp_lean_ok).
+ * Nothing is counted before every check passed, and nothing here calls out, so that a wrapper taking
+ * this path keeps no register and makes no frame.
+ */
+static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
+{
+    struct jp_thread *t = jp_lean_ok(id);
+    if (__builtin_expect(t != NULL, 1)) {
+        struct jp_fstat *s = &t->f[id];
+        s->lean++;
+        s->skip--;
+        s->calls++;
+    }
     return t;
 }
 
@@ -262,6 +284,9 @@ static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
 #define jp_kept(args, k, a) __builtin_memcpy(&(a), &(args)[k], sizeof(a))
 /* per function id, the lean path's call again from its kept arguments (NULL: no lean path; generated) */
 extern void (*const jp_recalls[JP_NFUNC])(const uint64_t *args);
+/* per function id, the lean path of a function with bytes taken back from its kept arguments (jp_lean_send
+ * with sign -1; NULL: none; generated): 1 if it was */
+extern int (*const jp_unleans[JP_NFUNC])(struct jp_thread *t, const uint64_t *args);
 
 static inline __attribute__((always_inline)) void jp_stop(struct jp_call *c)
 {
@@ -284,19 +309,18 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
     }
     struct jp_fstat *s = &c->t->f[id];
     struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
-    if (!has_bytes) {
-        /* the lean path's (only functions without bytes have one, ProfileEmitter): its calls since
-         * are in the site they came from, and it counts the next ones from this call's site (site
-         * entries never move: the table does not grow) */
-        if (s->lean) {
-            if (s->site && e) { /* (e NULL: no sites now, jp_sites_drop's tables stay untouched) */
-                s->site->calls += s->lean;
-            }
-            s->lean = 0;
+    /* the lean path's (ProfileEmitter): its calls since are in the site they came from, and it counts
+     * the next ones from this call's site (site entries never move: the table does not grow) */
+    if (s->lean) {
+        if (s->site && e) { /* (e NULL: no sites now, jp_sites_drop's tables stay untouched) */
+            s->site->calls += s->lean;
+            s->site->bytes += s->lbytes;
         }
-        s->ra1 = c->ra + 1;
-        s->site = e;
+        s->lean = 0;
+        s->lbytes = 0;
     }
+    s->ra1 = c->ra + 1;
+    s->site = e;
     int bucket = 0;
     s->calls++;
     if (e) {
@@ -356,6 +380,104 @@ static inline __attribute__((always_inline)) int64_t jp_tsize(struct jp_call *c,
         return th->tcache[slot].size;
     }
     return jp_tsize_miss(th, t, slot);
+}
+
+/*
+ * The lean path of a function with bytes (semantics.json's "lean"), after jp_lean_ok: sign 1 counts
+ * an untimed call from its arguments as its full path would (the call, its bytes and size bucket, the
+ * matrix), when that needs no call out: the datatype's size in the thread's cache, the communicator's
+ * world ranks too (or MPI_COMM_WORLD), the thread's matrix row made. 1 when counted; 0 for the full
+ * wrapper, nothing counted. Sign -1 takes back such a call that the fatal-error watch saw fail
+ * (jp_fatal_lean, from the kept arguments): the caches then answer as they did for the call, which
+ * nothing on its thread has changed since.
+ */
+static inline __attribute__((always_inline)) int jp_tsize_known(const struct jp_thread *th, MPI_Datatype t, int sign,
+                                                                int64_t *size)
+{
+    uintptr_t key = (uintptr_t)t;
+    unsigned slot = (unsigned)((key >> 4) ^ key) & 7;
+    if (th->tcache[slot].key != key) {
+        return 0;
+    }
+    if (sign > 0 && th->tcache[slot].epoch != __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED)) {
+        return 0;
+    }
+    *size = th->tcache[slot].size;
+    return 1;
+}
+
+/* the world rank of rank r of comm (r >= 0) from what the thread knows, in *w (-1: none, or oneself) */
+static inline __attribute__((always_inline)) int jp_world_known(const struct jp_thread *t, MPI_Comm comm, int r, int sign,
+                                                                int *w)
+{
+    int x = r;
+    if (comm != MPI_COMM_WORLD) {
+        if (t->wcache.key != (uintptr_t)comm || t->wcache.kind != 1
+            || (sign > 0 && t->wcache.gen != __atomic_load_n(&jp_maps_gen, __ATOMIC_ACQUIRE))) {
+            return 0;
+        }
+        x = r < t->wcache.n ? t->wcache.world[r] : -1;
+    }
+    *w = x < 0 || x >= jp_world_size || x == jp_world_rank ? -1 : x; /* (MPI_UNDEFINED is negative) */
+    return 1;
+}
+
+static inline __attribute__((always_inline)) void jp_lean_count(struct jp_thread *t, int id, int sign, int64_t sent,
+                                                                int64_t recv)
+{
+    struct jp_fstat *s = &t->f[id];
+    uint64_t d = (uint64_t)(int64_t)sign;
+    s->calls += d;
+    s->lean += d;
+    if (sign > 0) {
+        s->skip--;
+    }
+    s->sent += d * (uint64_t)sent;
+    s->recv += d * (uint64_t)recv;
+    s->lbytes += d * ((uint64_t)sent + (uint64_t)recv);
+    t->hist[id][jp_bucket(sent > recv ? sent : recv)] += d;
+}
+
+/* jp_send's lean path */
+static inline __attribute__((always_inline)) int jp_lean_send(struct jp_thread *t, int id, int sign, int64_t count,
+                                                              MPI_Datatype type, int dest, MPI_Comm comm)
+{
+    int64_t bytes = 0;
+    int w = -1;
+    if (dest != MPI_PROC_NULL) { /* moves nothing */
+        int64_t size = 0;
+        if (count > 0) {
+            if (!jp_tsize_known(t, type, sign, &size)) {
+                return 0;
+            }
+            bytes = count * size;
+        }
+        if (dest >= 0 && (!jp_world_known(t, comm, dest, sign, &w) || (w >= 0 && !t->matrix))) {
+            return 0;
+        }
+    }
+    jp_lean_count(t, id, sign, bytes, 0);
+    if (w >= 0) {
+        t->matrix[2 * w] += (uint64_t)(int64_t)sign;
+        t->matrix[2 * w + 1] += (uint64_t)(int64_t)sign * (uint64_t)bytes;
+    }
+    return 1;
+}
+
+/* jp_recv_from's lean path */
+static inline __attribute__((always_inline)) int jp_lean_recv(struct jp_thread *t, int id, int sign, int64_t count,
+                                                              MPI_Datatype type, int source)
+{
+    int64_t bytes = 0;
+    if (source != MPI_PROC_NULL && count > 0) {
+        int64_t size = 0;
+        if (!jp_tsize_known(t, type, sign, &size)) {
+            return 0;
+        }
+        bytes = count * size;
+    }
+    jp_lean_count(t, id, sign, 0, bytes);
+    return 1;
 }
 
 /*

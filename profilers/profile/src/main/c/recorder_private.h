@@ -12,9 +12,7 @@
 #include "recorder.h"
 
 /* recorder.c: the threads' counters, the world, the lifecycle. */
-extern struct jp_thread *volatile jp_threads;
-extern int jp_world_rank;
-extern int jp_world_size;
+extern struct jp_thread *volatile jp_threads; /* (jp_world_rank, jp_world_size: recorder.h) */
 extern MPI_Group jp_world_group; /* the world's processes (MPI_COMM_WORLD's group, or a session's mpi://world) */
 
 /* The detail of a FLUSH written by the periodic dump (0: MPI_Pcontrol(2) or SIGUSR1). */
@@ -72,7 +70,7 @@ void *jp_mem_alloc(size_t size);
 void jp_mem_free(void *p, size_t size);
 
 /* rec_comm.c: the world rank of rank `r` of comm (its remote group for an inter-communicator), or -1. */
-int jp_world(MPI_Comm comm, int r);
+int jp_world(struct jp_thread *t, MPI_Comm comm, int r);
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);

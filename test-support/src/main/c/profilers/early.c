@@ -1,6 +1,6 @@
 /*
  * early: a run that ends before MPI_Finalize.
- *   early abort|exit|allexit|fatal|winfatal|segv [iters=3] [doubles=100] [dir]
+ *   early abort|exit|allexit|fatal|pollfatal|sendfatal|winfatal|segv [iters=3] [doubles=100] [dir]
  * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
  * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
  * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
@@ -14,6 +14,10 @@
  * rank R" and makes one more from the same call site (rank_of) on MPI_COMM_NULL: MPI_ERR_COMM on
  * MPI_COMM_WORLD's handler. (Not an MPI_Iprobe: on oversubscribed cores every call of it yields the
  * core and lasts long enough to be timed.)
+ * sendfatal: the same with a function that moves bytes: the last rank makes 200 000 MPI_Send of one
+ * double to MPI_PROC_NULL from one call site (send_to), then prints "early sendfatal rank R" and sends
+ * one double to rank 0 with tag -7 from there: MPI_ERR_TAG. Its lean path counted the call with its
+ * 8 bytes and a message to rank 0 first: all of that must be taken back.
  * winfatal: every rank makes a window over its buffer (MPI_Win_create: its handler is
  * MPI_ERRORS_ARE_FATAL), then the last rank prints "early winfatal rank R" and calls MPI_Win_lock
  * on rank size + 5: the library ends it (and the job).
@@ -41,6 +45,12 @@ static const char *rendezvous_dir;
 static __attribute__((noinline)) void rank_of(MPI_Comm comm, int *rank)
 {
     MPI_Comm_rank(comm, rank);
+    __asm__ __volatile__("" ::: "memory");
+}
+/* MPI_Send of one double from one call site */
+static __attribute__((noinline)) void send_to(const double *x, int dest, int tag)
+{
+    MPI_Send(x, 1, MPI_DOUBLE, dest, tag, MPI_COMM_WORLD);
     __asm__ __volatile__("" ::: "memory");
 }
 static int my_rank = -1, world_size;
@@ -85,6 +95,7 @@ int main(int argc, char **argv)
     int segv_mode = argc > 1 && strcmp(argv[1], "segv") == 0;
     int win_mode = argc > 1 && strcmp(argv[1], "winfatal") == 0;
     int poll_mode = argc > 1 && strcmp(argv[1], "pollfatal") == 0;
+    int send_mode = argc > 1 && strcmp(argv[1], "sendfatal") == 0;
     int iters = argc > 2 ? atoi(argv[2]) : 3;
     int m = argc > 3 ? atoi(argv[3]) : 100;
     double *out = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
@@ -113,6 +124,14 @@ int main(int argc, char **argv)
         fflush(stdout);
         rank_of(MPI_COMM_NULL, &me);
     }
+    if (send_mode && rank == size - 1) {
+        for (int i = 0; i < 200000; i++) {
+            send_to(out, MPI_PROC_NULL, 0);
+        }
+        printf("early sendfatal rank %d\n", rank);
+        fflush(stdout);
+        send_to(out, 0, -7);
+    }
     if (win_mode) {
         MPI_Win win;
         MPI_Win_create(in, (MPI_Aint)(m > 0 ? m : 1) * (MPI_Aint)sizeof(double), sizeof(double), MPI_INFO_NULL,
@@ -133,7 +152,7 @@ int main(int argc, char **argv)
         printf("early abort rank %d\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, 3);
-    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && !poll_mode && rank == 0) {
+    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && !poll_mode && !send_mode && rank == 0) {
         printf("early exit rank %d\n", rank);
         fflush(stdout);
         return 0;

@@ -4,10 +4,12 @@
  * Every rank calls MPI_Comm_rank(MPI_COMM_WORLD) `short` times and MPI_Iprobe (tag 99, which no
  * message has) `short`/4 times; MPI_Send of 3 doubles to MPI_PROC_NULL and MPI_Recv of 3 doubles from
  * MPI_PROC_NULL `short`/4 times each (no bytes move); a token of 2 ints passed around the ring
- * `short`/1000 times (rank 0 sends to the right, then receives from the left; the others receive,
- * then send: MPI_Send and MPI_Recv of 8 bytes); then MPI_Sendrecv of `doubles` doubles to the right,
+ * `short`/1000 times on a communicator of all ranks in reverse order (MPI_Comm_split with key
+ * -rank, made before the ring and freed after it, as a library would): its rank 0 sends to its
+ * next rank, then receives from its previous; the others receive, then send: MPI_Send and MPI_Recv
+ * of 8 bytes, each world rank sending to world rank - 1 (mod size); then MPI_Sendrecv of `doubles` doubles to the right,
  * from the left, `iters` times, and prints "poll rank R: ok" (FAILED if a rank or a message was wrong).
- * MPI calls besides: MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Finalize.
+ * MPI calls besides: MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Comm_split, MPI_Comm_free, MPI_Finalize.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -39,20 +41,24 @@ int main(int argc, char **argv)
         MPI_Recv(x, 3, MPI_DOUBLE, MPI_PROC_NULL, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         bad |= x[0] != 1 || x[2] != 3;
     }
-    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Comm ring;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &ring);
+    int cr = size - 1 - rank; /* (the ring's rank) */
+    int next = (cr + 1) % size, prev = (cr + size - 1) % size;
     for (long i = 0; i < n / 1000; i++) {
-        int token[2] = {rank, (int)i};
-        if (rank == 0) {
-            MPI_Send(token, 2, MPI_INT, next, 3, MPI_COMM_WORLD);
-            MPI_Recv(token, 2, MPI_INT, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        int token[2] = {cr, (int)i};
+        if (cr == 0) {
+            MPI_Send(token, 2, MPI_INT, next, 3, ring);
+            MPI_Recv(token, 2, MPI_INT, prev, 3, ring, MPI_STATUS_IGNORE);
         } else {
-            MPI_Recv(token, 2, MPI_INT, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(token, 2, MPI_INT, prev, 3, ring, MPI_STATUS_IGNORE);
             bad |= token[0] != prev || token[1] != (int)i;
-            token[0] = rank;
-            MPI_Send(token, 2, MPI_INT, next, 3, MPI_COMM_WORLD);
+            token[0] = cr;
+            MPI_Send(token, 2, MPI_INT, next, 3, ring);
         }
         bad |= token[1] != (int)i;
     }
+    MPI_Comm_free(&ring);
     double *out = malloc(sizeof(double) * (size_t)m), *in = malloc(sizeof(double) * (size_t)m);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     for (int it = 0; it < iters; it++) {

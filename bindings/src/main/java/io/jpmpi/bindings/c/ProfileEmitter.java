@@ -98,6 +98,7 @@ public final class ProfileEmitter {
         }
         c.append("};\n");
         List<String> leans = new ArrayList<>();
+        List<String> unleans = new ArrayList<>();
         for (MpiFunction f : recorded) {
             if (HAND_WRITTEN.contains(f.name())) {
                 continue;
@@ -131,8 +132,14 @@ public final class ProfileEmitter {
                     .append(body);
             boolean lines = early && s != null && !s.post().isEmpty();
             if (!lines && bytes == 0 && f.parameters().size() <= KEEP_MAX) {
-                lean(c, f, args, when);
+                lean(c, f, args, when, null);
                 leans.add(f.name());
+                continue;
+            }
+            if (early && s != null && s.lean() != null && f.parameters().size() <= KEEP_MAX) {
+                lean(c, f, args, when, s.lean());
+                leans.add(f.name());
+                unleans.add(f.name());
                 continue;
             }
             c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
@@ -152,6 +159,10 @@ public final class ProfileEmitter {
         for (String name : leans) {
             c.append("    [JP_F_").append(name).append("] = jp_recall_").append(name).append(",\n");
         }
+        c.append("};\n\nint (*const jp_unleans[JP_NFUNC])(struct jp_thread *t, const uint64_t *args) = {\n");
+        for (String name : unleans) {
+            c.append("    [JP_F_").append(name).append("] = jp_unlean_").append(name).append(",\n");
+        }
         return c.append("};\n").toString();
     }
 
@@ -163,8 +174,35 @@ public final class ProfileEmitter {
      * its arguments for the fatal-error watch and ends in the library's call (a tail call); the watch
      * makes a failed call again through {@code jp_recall_X}.
      */
-    private void lean(StringBuilder c, MpiFunction f, CharSequence args, String when) {
+    private void lean(StringBuilder c, MpiFunction f, CharSequence args, String when, String counted) {
         c.append("\nstatic void jp_recall_").append(f.name()).append("(const uint64_t *args)\n{\n");
+        kept(c, f);
+        c.append("    (void)").append(f.pmpiName()).append('(').append(args).append(");\n}\n");
+        String check = "(t = jp_lean(JP_F_" + f.name() + ")) != NULL";
+        if (counted != null) {
+            // a function with bytes: its helper counts the call from the arguments, or declines (sign -1:
+            // takes it back, for the fatal-error watch)
+            c.append("\nstatic int jp_unlean_").append(f.name()).append("(struct jp_thread *t, const uint64_t *args)\n{\n");
+            kept(c, f);
+            c.append("    return ").append(leanCall(f, counted, "-1")).append(";\n}\n");
+            check = "(t = jp_lean_ok(JP_F_" + f.name() + ")) != NULL && " + leanCall(f, counted, "1");
+        }
+        c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
+                .append("\n{\n    struct jp_thread *t;\n    if (__builtin_expect(")
+                .append(when == null ? "" : "(" + when + ") && ").append(check).append(", 1)) {\n");
+        int k = 0;
+        for (var p : f.parameters()) {
+            String v = "jp_k" + k;
+            c.append("        ").append(declareAdjusted(p.cType(impl), v)).append(" = ").append(DispatcherEmitter.cName(p))
+                    .append(";\n        jp_keep(t, ").append(k++).append(", ").append(v).append(");\n");
+        }
+        c.append("        t->recall = JP_F_").append(f.name()).append(" + 1;\n")
+                .append("        return ").append(f.pmpiName()).append('(').append(args).append(");\n")
+                .append("    }\n    return jp_timed_").append(f.name()).append('(').append(args).append(");\n}\n");
+    }
+
+    /** The function's arguments as variables of their names, from a lean call's kept words ({@code args}). */
+    private void kept(StringBuilder c, MpiFunction f) {
         int k = 0;
         for (var p : f.parameters()) {
             c.append("    ").append(declareAdjusted(p.cType(impl), DispatcherEmitter.cName(p))).append(";\n")
@@ -174,20 +212,13 @@ public final class ProfileEmitter {
         if (k == 0) {
             c.append("    (void)args;\n");
         }
-        c.append("    (void)").append(f.pmpiName()).append('(').append(args).append(");\n}\n");
-        c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
-                .append("\n{\n    struct jp_thread *t;\n    if (__builtin_expect(")
-                .append(when == null ? "" : "(" + when + ") && ").append("(t = jp_lean(JP_F_")
-                .append(f.name()).append(")) != NULL, 1)) {\n");
-        k = 0;
-        for (var p : f.parameters()) {
-            String v = "jp_k" + k;
-            c.append("        ").append(declareAdjusted(p.cType(impl), v)).append(" = ").append(DispatcherEmitter.cName(p))
-                    .append(";\n        jp_keep(t, ").append(k++).append(", ").append(v).append(");\n");
-        }
-        c.append("        t->recall = JP_F_").append(f.name()).append(" + 1;\n")
-                .append("        return ").append(f.pmpiName()).append('(').append(args).append(");\n")
-                .append("    }\n    return jp_timed_").append(f.name()).append('(').append(args).append(");\n}\n");
+    }
+
+    /** semantics.json's "lean" call with the thread, the function and the sign before its own arguments. */
+    private static String leanCall(MpiFunction f, String counted, String sign) {
+        int open = counted.indexOf('(');
+        return counted.substring(0, open + 1) + "t, JP_F_" + f.name() + ", " + sign
+                + (counted.charAt(open + 1) == ')' ? "" : ", ") + counted.substring(open + 1);
     }
 
     /**

@@ -25,16 +25,20 @@ public final class ProfileSemantics {
      * and whether the lines after the call read only the call's arguments ({@code inputs}: not its
      * result, not what it wrote), so that an untimed call may run them before it (the quick path);
      * {@code quickWhen}: a C condition under which the lines have nothing to do (the quick path then
-     * runs none of them), or null.
+     * runs none of them), or null; {@code lean}: the lean path of a function with bytes, a call of a
+     * recorder.h helper (jp_lean_send) that counts an untimed call from its arguments without calling
+     * out, to which the wrapper gives the thread, the function and the sign first, or null.
      */
-    public record Semantics(List<String> pre, List<String> post, boolean bytes, boolean inputs, String quickWhen) {
+    public record Semantics(List<String> pre, List<String> post, boolean bytes, boolean inputs, String quickWhen,
+            String lean) {
         public Semantics {
             pre = List.copyOf(pre);
             post = List.copyOf(post);
         }
     }
 
-    private static final Set<String> KEYS = Set.of("note", "functions", "pre", "post", "bytes", "inputs", "quick_when");
+    private static final Set<String> KEYS = Set.of("note", "functions", "pre", "post", "bytes", "inputs", "quick_when",
+            "lean");
 
     private final Map<String, Semantics> byName;
 
@@ -75,8 +79,15 @@ public final class ProfileSemantics {
             if (when != null && (!when.isTextual() || when.asText().isBlank())) {
                 throw new IOException(source + ": \"quick_when\" is a C condition (a string): " + e);
             }
+            JsonNode lean = e.get("lean");
+            if (lean != null && (!lean.isTextual() || !lean.asText().matches("jp_lean_\\w+\\(.*\\)")
+                    || !bytes.booleanValue() || inputs == null || !inputs.booleanValue())) {
+                throw new IOException(source + ": \"lean\" is a call of a jp_lean_ helper, for a function with"
+                        + " bytes whose lines read only its arguments: " + e);
+            }
             Semantics s = new Semantics(lines(e, "pre"), lines(e, "post"), bytes.booleanValue(),
-                    inputs != null && inputs.booleanValue(), when == null ? null : when.asText());
+                    inputs != null && inputs.booleanValue(), when == null ? null : when.asText(),
+                    lean == null ? null : lean.asText());
             for (JsonNode f : e.get("functions")) {
                 if (m.put(f.asText(), s) != null) {
                     throw new IOException(source + ": " + f.asText() + " is listed twice");

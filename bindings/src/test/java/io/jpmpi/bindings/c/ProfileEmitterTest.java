@@ -20,6 +20,8 @@ class ProfileEmitterTest {
               {"functions": ["MPI_Send"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true,
                "inputs": true},
               {"functions": ["MPI_Recv"], "post": ["jp_recv(&c, a_count, a_datatype);"], "bytes": true},
+              {"functions": ["MPI_Ssend"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true,
+               "inputs": true, "lean": "jp_lean_send(a_count, a_datatype, a_dest, a_comm)"},
               {"functions": ["MPI_Test"], "pre": ["save();"], "post": ["done();"], "bytes": false,
                "quick_when": "!jp_req_live"},
               {"functions": ["MPI_Bcast"], "pre": ["one();", "two();"], "post": ["three();"], "bytes": false}
@@ -112,6 +114,40 @@ class ProfileEmitterTest {
                 + "        MPI_Request *jp_k0 = a_request;\n"), c);
         assertTrue(c.contains("    return jp_timed_MPI_Test(a_request, a_flag, a_status);\n"), c);
         assertTrue(c.contains("    jp_begin(&c, JP_F_MPI_Test);\n    save();\n"), c);
+    }
+
+    @Test
+    void aFunctionWithBytesAndALeanHelperTakesTheLeanPath() {
+        String c = new ProfileEmitter(SPEC, "openmpi", table()).emit().get("jpmpi_profile.c");
+        // the helper counts the call from its arguments, or declines before counting anything: then the full wrapper
+        assertTrue(c.contains("    if (__builtin_expect((t = jp_lean_ok(JP_F_MPI_Ssend)) != NULL"
+                + " && jp_lean_send(t, JP_F_MPI_Ssend, 1, a_count, a_datatype, a_dest, a_comm), 1)) {\n"
+                + "        const void *jp_k0 = a_buf;\n        jp_keep(t, 0, jp_k0);\n"), c);
+        assertTrue(c.contains("        t->recall = JP_F_MPI_Ssend + 1;\n"
+                + "        return PMPI_Ssend(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n    }\n"
+                + "    return jp_timed_MPI_Ssend(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n}\n"), c);
+        // the fatal-error watch takes such a call back with the same helper, sign -1, from the kept arguments
+        assertTrue(c.contains("static int jp_unlean_MPI_Ssend(struct jp_thread *t, const uint64_t *args)\n{\n"
+                + "    const void *a_buf;\n    jp_kept(args, 0, a_buf);\n"), c);
+        assertTrue(c.contains("    jp_kept(args, 5, a_comm);\n"
+                + "    return jp_lean_send(t, JP_F_MPI_Ssend, -1, a_count, a_datatype, a_dest, a_comm);\n}\n"), c);
+        assertTrue(c.contains("    [JP_F_MPI_Ssend] = jp_recall_MPI_Ssend,\n"), c);
+        assertTrue(c.contains("    [JP_F_MPI_Ssend] = jp_unlean_MPI_Ssend,\n"), c);
+        // a function without bytes takes calls and lean calls back itself (no helper)
+        assertFalse(c.contains("jp_unlean_MPI_Barrier"), c);
+        assertFalse(c.contains("jp_unlean_MPI_Send"), c);
+    }
+
+    @Test
+    void aLeanHelperIsOnlyForAFunctionWithBytesWhoseLinesReadItsArguments() {
+        for (String entry : List.of(
+                "{\"functions\": [\"MPI_Send\"], \"bytes\": false, \"inputs\": true, \"lean\": \"jp_lean_send(a_count)\"}",
+                "{\"functions\": [\"MPI_Send\"], \"bytes\": true, \"lean\": \"jp_lean_send(a_count)\"}",
+                "{\"functions\": [\"MPI_Send\"], \"bytes\": true, \"inputs\": true, \"lean\": \"count(a_count)\"}")) {
+            IOException e = assertThrows(IOException.class,
+                    () -> ProfileSemantics.parse("t.json", "{\"semantics\": [" + entry + "]}"));
+            assertTrue(e.getMessage().startsWith("t.json: \"lean\" is a call of a jp_lean_ helper"), e.getMessage());
+        }
     }
 
     @Test

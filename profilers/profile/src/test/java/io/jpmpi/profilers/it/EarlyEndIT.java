@@ -50,6 +50,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the call again itself, and takes back the count that path made first). Either way the call is not
  * counted and the job ends as without jpmpi.
  *
+ * <p>sendfatal: the same with a function that moves bytes: 200 000 MPI_Send of one double to
+ * MPI_PROC_NULL from one call site, then one to rank 0 from there with tag -7 (MPI_ERR_TAG, 4). The
+ * lean path counted that call, its 8 bytes, its size bucket and its message to rank 0 before making
+ * it: the watch takes all of it back, so the dump has 200 000 calls of no bytes and no message to rank 0
+ * besides the ring's.
+ *
  * <p>winfatal: the same on a window (every rank makes one; the last rank calls MPI_Win_lock on a
  * rank that does not exist): the window's handler, MPI_ERRORS_ARE_FATAL from its creation, is the
  * recorder's watch too on Open MPI; MPICH hands a window's default fatal error to MPI_COMM_WORLD's
@@ -73,17 +79,21 @@ class EarlyEndIT {
     static final int DOUBLES = 100;
 
     static Stream<Arguments> cases() {
-        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "pollfatal", "winfatal", "segv")
+        return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "pollfatal", "sendfatal",
+                "winfatal", "segv")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
     /** What rank r recorded before the end; `with` says which ranks left a dump. */
     static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, boolean[] with) {
-        return expected(n, iters, doubles, abort, win, false, with);
+        return expected(n, iters, doubles, abort, win, null, with);
     }
 
-    /** poll: the last rank's 200 000 MPI_Comm_rank calls (pollfatal; the failed one never returns, so it is not counted). */
-    static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, boolean poll, boolean[] with) {
+    /**
+     * poll: the last rank's 200 000 MPI_Comm_rank calls (pollfatal) or MPI_Send calls to MPI_PROC_NULL
+     * (sendfatal), or null; the failed one never returns, so it is not counted.
+     */
+    static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, String poll, boolean[] with) {
         Expected e = new Expected(n);
         long b = 8L * doubles;
         for (int r = 0; r < n; r++) {
@@ -100,8 +110,11 @@ class EarlyEndIT {
             if (abort && r == n - 1) {
                 e.call(r, "MPI_Abort");
             }
-            if (poll && r == n - 1) {
+            if ("pollfatal".equals(poll) && r == n - 1) {
                 e.call(r, "MPI_Comm_rank", 200_000);
+            }
+            if ("sendfatal".equals(poll) && r == n - 1) {
+                e.io(r, "MPI_Send", 0, 0, 200_000);
             }
         }
         return e;
@@ -113,9 +126,10 @@ class EarlyEndIT {
         boolean abort = mode.equals("abort");
         boolean all = mode.equals("allexit");
         boolean win = mode.equals("winfatal");
-        boolean fatal = mode.equals("fatal") || mode.equals("pollfatal") || win;
+        boolean fatal = mode.equals("fatal") || mode.equals("pollfatal") || mode.equals("sendfatal") || win;
         boolean segv = mode.equals("segv");
         boolean poll = mode.equals("pollfatal");
+        boolean send = mode.equals("sendfatal");
         int ender = abort || fatal || segv ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
                 Integer.toString(DOUBLES));
@@ -161,7 +175,7 @@ class EarlyEndIT {
         for (int rank = 0; rank < RANKS; rank++) {
             with[rank] = Files.isRegularFile(dir.resolve("ranks").resolve("rank-" + rank + ".bin"));
         }
-        Expected e = expected(RANKS, ITERS, DOUBLES, abort, win, poll, with);
+        Expected e = expected(RANKS, ITERS, DOUBLES, abort, win, poll || send ? mode : null, with);
         Checks c = Checks.of(r);
         for (int rank = 0; rank < RANKS; rank++) {
             Snapshot.State state;
@@ -179,13 +193,14 @@ class EarlyEndIT {
                 c.equal(crashed ? 11 : switch (state) {
                     case ABORT -> 3;
                     case SIGNAL -> 15;
-                    case FATAL -> poll ? 5 : 6; // MPI_ERR_COMM, MPI_ERR_RANK
+                    case FATAL -> poll ? 5 : send ? 4 : 6; // MPI_ERR_COMM, MPI_ERR_TAG, MPI_ERR_RANK
                     default -> 0;
                 }, s.detail(), "rank " + rank + " detail");
                 reasons.add("rank " + rank + ": " + (crashed ? "signal 11 (SIGSEGV)" : switch (state) {
                     case ABORT -> "MPI_Abort(errorcode 3)";
                     case EXIT -> "exit without MPI_Finalize";
                     case FATAL -> poll ? "fatal MPI error (MPI_ERR_COMM, error class 5)"
+                            : send ? "fatal MPI error (MPI_ERR_TAG, error class 4)"
                             : "fatal MPI error (MPI_ERR_RANK, error class 6)";
                     default -> "signal 15 (SIGTERM)";
                 }));

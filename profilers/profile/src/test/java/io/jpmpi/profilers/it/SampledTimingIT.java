@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Sampled timing (PROFILE.md, "Sampled timing"): poll.c calls MPI_Comm_rank SHORT times and an
  * empty MPI_Iprobe SHORT/4 times (calls of tens of nanoseconds, too short to time honestly),
  * MPI_Send to and MPI_Recv from MPI_PROC_NULL SHORT/4 times each and a ring of 8-byte messages SHORT/1000
- * times (the untimed calls of a sampled MPI_Send and MPI_Recv take the quick path, counted with their
- * bytes and messages before the call), then MPI_Sendrecv of 1 MiB ITERS times (hundreds of
+ * times on a communicator of all ranks in reverse order, each world rank sending to world rank - 1 (the
+ * untimed calls of a sampled MPI_Send and MPI_Recv take the lean path, counted with their bytes and
+ * messages before the call, the ring's sends to the world ranks the thread keeps for the ring's), then MPI_Sendrecv of 1 MiB ITERS times (hundreds of
  * microseconds: every call timed). The counts and
  * bytes are exact as always ({@link Checks}); MPI_Comm_rank, MPI_Send and MPI_Recv were timed on a sample only (some calls
  * timed, fewer than counted, a variance above 0), MPI_Sendrecv and the rest on every call (MPI_Iprobe
@@ -56,7 +57,8 @@ class SampledTimingIT {
             e.call(r, "MPI_Comm_rank", SHORT).call(r, "MPI_Iprobe", SHORT / 4);
             // to and from MPI_PROC_NULL: nothing moves; the ring: 8 bytes to the right, from the left
             e.io(r, "MPI_Send", 0, 0, SHORT / 4).io(r, "MPI_Recv", 0, 0, SHORT / 4);
-            e.send(r, "MPI_Send", (r + 1) % RANKS, 8, SHORT / 1000).io(r, "MPI_Recv", 0, 8, SHORT / 1000);
+            e.send(r, "MPI_Send", (r + RANKS - 1) % RANKS, 8, SHORT / 1000).io(r, "MPI_Recv", 0, 8, SHORT / 1000);
+            e.call(r, "MPI_Comm_split", 1).call(r, "MPI_Comm_free", 1);
             e.io(r, "MPI_Sendrecv", b, b, ITERS).msg(r, (r + 1) % RANKS, b, ITERS);
         }
         return e;
@@ -90,13 +92,18 @@ class SampledTimingIT {
             }
             p = RankDumps.merge(ProfileRun.dir(r));
             // every call is in a call site, the lean path's untimed ones too: each function's sites add
-            // up to its calls, and poll.c's loop of MPI_Comm_rank is one site with its SHORT calls a rank
+            // up to its calls and its bytes, and poll.c's loop of MPI_Comm_rank is one site with its SHORT
+            // calls a rank
             Profile withSites = ProfileWriter.mergeDumps(ProfileRun.dir(r));
             List<CallSites.Site> sites = withSites.sites().sites();
             for (FunctionProfile f : withSites.functions()) {
                 long inSites = sites.stream().filter(site -> site.function().equals(f.name()))
                         .mapToLong(site -> (long) site.calls().sum()).sum();
                 assertEquals(f.calls(), inSites, f.name() + "\n" + withSites.sites() + "\n" + r.describe());
+                long bytesInSites = sites.stream().filter(site -> site.function().equals(f.name()))
+                        .mapToLong(site -> (long) site.bytes().sum()).sum();
+                assertEquals(f.bytesSent() + f.bytesRecv(), bytesInSites, f.name() + " bytes\n" + withSites.sites()
+                        + "\n" + r.describe());
             }
             assertEquals(1, sites.stream().filter(site -> site.function().equals("MPI_Comm_rank")
                     && site.calls().sum() == (double) SHORT * RANKS).count(), withSites.sites() + "\n" + r.describe());

@@ -37,12 +37,8 @@ class SubCommunicatorIT {
         long[][] messages = {{0, 0, 1, 0}, {0, 0, 0, 1}, {2, 0, 0, 0}, {0, 2, 0, 0}};
         long[][] bytes = {{0, 0, 4, 0}, {0, 0, 0, 4}, {44, 0, 0, 0}, {0, 44, 0, 0}};
         for (int rank = 0; rank < 4; rank++) {
-            long[] sentMessages;
-            long[] sentBytes;
             if (level == Level.C) {
-                Snapshot s = ProfileRun.snapshot(r, ProfileRun.dir(r).resolve("ranks").resolve("rank-" + rank + ".bin"));
-                sentMessages = s.messages();
-                sentBytes = s.bytes();
+                Snapshot s = snapshot(r, rank);
                 List<String> names = List.of(s.names());
                 int bcast = names.indexOf("MPI_Bcast");
                 int alltoall = names.indexOf("MPI_Alltoall");
@@ -55,16 +51,54 @@ class SubCommunicatorIT {
                 long others = IntStream.range(0, names.size()).filter(f -> f != bcast && f != alltoall)
                         .mapToLong(f -> Arrays.stream(s.breakdown().commCalls()[f]).sum()).sum();
                 assertEquals(0, others, "no other function on a communicator");
-            } else {
-                Profile p = ProfileRun.profile(r);
-                sentMessages = row(p.messages().get(rank));
-                sentBytes = row(p.bytes().get(rank));
             }
-            int sender = rank;
-            assertArrayEquals(messages[rank], sentMessages, () -> "messages from world rank " + sender + "\n"
-                    + r.describe());
-            assertArrayEquals(bytes[rank], sentBytes, () -> "bytes from world rank " + sender + "\n" + r.describe());
+            assertSent(r, level, rank, messages[rank], bytes[rank]);
         }
+    }
+
+    /**
+     * commreuse.c: six communicators made and freed in turn, alternately in the world's order and
+     * reversed, the next one often given the handle of the one before. The recorder keeps each
+     * thread's last communicator's world ranks; a freed handle must not keep them for the next
+     * communicator that gets its value.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("io.jpmpi.profilers.it.ProfileRun#cases")
+    void aFreedHandleGivenAgainMapsItsNewRanks(Impl impl, Level level) {
+        Result r = ProfileRun.run(impl, level, 4, "commreuse");
+        assertEquals(0, r.exit(), r::describe);
+        for (int rank = 0; rank < 4; rank++) {
+            String line = "commreuse rank " + rank + ": ok";
+            assertEquals(1, r.out().stream().filter(l -> l.startsWith(line)).count(), r::describe);
+            long[] messages = new long[4];
+            long[] bytes = new long[4];
+            messages[(rank + 1) % 4] = 3; // rounds 0, 2, 4: 1 + 3 + 5 ints
+            bytes[(rank + 1) % 4] = 36;
+            messages[(rank + 3) % 4] = 3; // rounds 1, 3, 5: 2 + 4 + 6 ints
+            bytes[(rank + 3) % 4] = 48;
+            assertSent(r, level, rank, messages, bytes);
+        }
+    }
+
+    private static Snapshot snapshot(Result r, int rank) {
+        return ProfileRun.snapshot(r, ProfileRun.dir(r).resolve("ranks").resolve("rank-" + rank + ".bin"));
+    }
+
+    /** World rank `rank`'s row of the matrix (messages and bytes to each world rank): its dump's, or the merged profile's. */
+    private static void assertSent(Result r, Level level, int rank, long[] messages, long[] bytes) {
+        long[] sentMessages;
+        long[] sentBytes;
+        if (level == Level.C) {
+            Snapshot s = snapshot(r, rank);
+            sentMessages = s.messages();
+            sentBytes = s.bytes();
+        } else {
+            Profile p = ProfileRun.profile(r);
+            sentMessages = row(p.messages().get(rank));
+            sentBytes = row(p.bytes().get(rank));
+        }
+        assertArrayEquals(messages, sentMessages, () -> "messages from world rank " + rank + "\n" + r.describe());
+        assertArrayEquals(bytes, sentBytes, () -> "bytes from world rank " + rank + "\n" + r.describe());
     }
 
     private static long[] row(Profile.SparseRow r) {
