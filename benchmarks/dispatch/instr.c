@@ -3,7 +3,8 @@
  * rank: N calls each of MPI_Comm_rank, an MPI_Iprobe that finds nothing, MPI_Send to MPI_PROC_NULL,
  * and MPI_Testany polling a started persistent receive that nothing matches yet (a request a
  * profiling tool follows, so that its completion calls cannot take a shortcut: what hpcc's polling
- * MPI_Testany meets). Each loop is a function of its own, never inlined, so that callgrind's
+ * MPI_Testany meets), and MPI_Sendrecv of one int to the rank itself on a duplicate of
+ * MPI_COMM_WORLD (a real message, on a communicator whose ranks a tool maps). Each loop is a function of its own, never inlined, so that callgrind's
  * --toggle-collect counts it and everything it calls, and nothing else: the count is the same from run
  * to run, whatever else the machine does.
  *   instr N
@@ -48,6 +49,14 @@ LOOP int instr_testany(long n, MPI_Request *req)
     return completed;
 }
 
+LOOP void instr_sendrecv(long n, MPI_Comm comm)
+{
+    int out = 1, in = 0;
+    for (long i = 0; i < n; i++) {
+        MPI_Sendrecv(&out, 1, MPI_INT, 0, 3, &in, 1, MPI_INT, 0, 3, comm, MPI_STATUS_IGNORE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 100000;
@@ -64,6 +73,10 @@ int main(int argc, char **argv)
     MPI_Send(&v, 1, MPI_INT, rank, 7, MPI_COMM_WORLD);
     MPI_Wait(&recv, MPI_STATUS_IGNORE);
     MPI_Request_free(&recv);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    instr_sendrecv(n, dup);
+    MPI_Comm_free(&dup);
     printf("instr: %ld calls each; the pending receive completed during the polling %d times (0: every poll"
            " found nothing)\n", n, early);
     MPI_Finalize();

@@ -3,9 +3,10 @@
 # however busy the machine, where dispatch/run.sh's nanoseconds move by several ns on this 2-core VM).
 #   benchmarks/dispatch/instructions.sh [openmpi|mpich] [CALLS]     (default: openmpi 100000)
 # instr.c on one rank: CALLS calls each of MPI_Comm_rank, an empty MPI_Iprobe, MPI_Send to
-# MPI_PROC_NULL and MPI_Testany polling a started persistent receive (a request the profile tool
-# follows: its completion calls then take the full wrapper, as hpcc's polling MPI_Testany does). Each
-# configuration runs once under callgrind, collecting inside the four loops only (--toggle-collect),
+# MPI_PROC_NULL, MPI_Testany polling a started persistent receive (a request the profile tool
+# follows: its completion calls then take the full wrapper, as hpcc's polling MPI_Testany does) and
+# MPI_Sendrecv of one int to the rank itself on a duplicate of MPI_COMM_WORLD. Each
+# configuration runs once under callgrind, collecting inside the five loops only (--toggle-collect),
 # and prints the loop's instructions per call and that minus the same loop without jpmpi:
 #   plain, dispatcher, noop-level, accounting, profile, profile-exact (every call timed), and with
 #   JPMPI_BENCH_BASE_RECORDER=DIR profile-base, profile-base-exact (DIR/IMPL/libjpmpi-profile.so):
@@ -71,8 +72,8 @@ for c in "${configs[@]}"; do
         / \*  .*:jp_timed_MPI_[A-Za-z_]+ / { match($0, /jp_timed_MPI_[A-Za-z_]+/); f = substr($0, RSTART + 9, RLENGTH - 9)
             timed[f] = n; next }
         END {
-            split("instr_comm_rank MPI_Comm_rank instr_iprobe MPI_Iprobe instr_send MPI_Send instr_testany MPI_Testany", m, " ")
-            for (i = 1; i < 8; i += 2) {
+            split("instr_comm_rank MPI_Comm_rank instr_iprobe MPI_Iprobe instr_send MPI_Send instr_testany MPI_Testany instr_sendrecv MPI_Sendrecv", m, " ")
+            for (i = 1; i < 10; i += 2) {
                 l = m[i]; f = m[i + 1]
                 if (!(l in loop)) { printf "%-20s %-14s %12s\n", c, f, "(none)"; continue }
                 line = sprintf("%-20s %-14s %12.1f %+10.1f", c, f, loop[l] / calls, (loop[l] - plain[l]) / calls)

@@ -139,12 +139,9 @@ static int jp_world_of(struct jp_thread *t, uintptr_t key, int kind, MPI_Comm co
     return w == MPI_UNDEFINED ? -1 : w;
 }
 
-int jp_world(struct jp_thread *t, MPI_Comm comm, int r)
+int jp_world_miss(struct jp_thread *t, MPI_Comm comm, int r)
 {
-    if (comm == MPI_COMM_WORLD) {
-        return r < 0 ? -1 : r;
-    }
-    return jp_world_of(t, (uintptr_t)comm, 1, comm, MPI_WIN_NULL, r);
+    return comm == MPI_COMM_WORLD ? (r < 0 ? -1 : r) : jp_world_of(t, (uintptr_t)comm, 1, comm, MPI_WIN_NULL, r);
 }
 
 static int jp_win_world(struct jp_thread *t, MPI_Win win, int r)

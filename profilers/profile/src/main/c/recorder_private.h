@@ -69,8 +69,19 @@ void jp_own_end(void);
 void *jp_mem_alloc(size_t size);
 void jp_mem_free(void *p, size_t size);
 
-/* rec_comm.c: the world rank of rank `r` of comm (its remote group for an inter-communicator), or -1. */
-int jp_world(struct jp_thread *t, MPI_Comm comm, int r);
+/* rec_comm.c: jp_world when the thread does not know comm's world ranks: looked up (or made) under the lock, and kept. */
+int jp_world_miss(struct jp_thread *t, MPI_Comm comm, int r);
+
+/* The world rank of rank `r` of comm (its remote group for an inter-communicator), or -1 (none, or
+ * the rank itself may be either): MPI_COMM_WORLD's and the thread's last communicator's without a call. */
+static inline int jp_world(struct jp_thread *t, MPI_Comm comm, int r)
+{
+    int w;
+    if (r < 0) {
+        return -1;
+    }
+    return jp_world_known(t, comm, r, 1, &w) ? w : jp_world_miss(t, comm, r);
+}
 
 /* rec_snapshot.c: writes ranks/rank-R.bin (temp file + rename); async-signal-safe apart from the clock reads. */
 void jp_dump(int state, int detail);
