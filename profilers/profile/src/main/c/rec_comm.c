@@ -108,45 +108,43 @@ static struct jp_map *jp_map_find(uintptr_t key, int kind, int create, MPI_Comm 
 uint64_t jp_maps_gen = 1;
 
 /*
- * The world rank of rank `r` of the group `key` (a communicator's, its remote group for an
- * inter-communicator, or a window's), or -1. The thread's last map answers without the lock (a
- * program's messages mostly go to one communicator in a row); another one is found or made under
- * it, and kept. Freeing a handle while another thread uses it is erroneous in MPI: the map another
- * thread holds is never freed under it.
+ * The world rank of rank `r` (>= 0) of the group `key` (a communicator's, its remote group for an
+ * inter-communicator, or a window's), or -1, when the thread's last map (jp_wcache_hit) is another:
+ * found or made under the lock, and kept (a program's messages mostly go to one communicator in a
+ * row). Freeing a handle while another thread uses it is erroneous in MPI: the map another thread
+ * holds is never freed under it.
  */
-static int jp_world_of(struct jp_thread *t, uintptr_t key, int kind, MPI_Comm comm, MPI_Win win, int r)
+static int jp_world_locked(struct jp_thread *t, uintptr_t key, int kind, MPI_Comm comm, MPI_Win win, int r)
 {
-    if (r < 0) {
-        return -1;
+    pthread_mutex_lock(&jp_maps_lock);
+    struct jp_map *m = jp_map_find(key, kind, 1, comm, win);
+    int w = m && r < m->n ? m->world[r] : -1;
+    if (m && t) {
+        t->wcache.key = key;
+        t->wcache.kind = kind;
+        t->wcache.n = m->n;
+        t->wcache.world = m->world;
+        t->wcache.gen = __atomic_load_n(&jp_maps_gen, __ATOMIC_RELAXED); /* (only bumped under the lock) */
     }
-    int w;
-    if (t && t->wcache.key == key && t->wcache.kind == kind
-        && t->wcache.gen == __atomic_load_n(&jp_maps_gen, __ATOMIC_ACQUIRE)) {
-        w = r < t->wcache.n ? t->wcache.world[r] : -1;
-    } else {
-        pthread_mutex_lock(&jp_maps_lock);
-        struct jp_map *m = jp_map_find(key, kind, 1, comm, win);
-        w = m && r < m->n ? m->world[r] : -1;
-        if (m && t) {
-            t->wcache.key = key;
-            t->wcache.kind = kind;
-            t->wcache.n = m->n;
-            t->wcache.world = m->world;
-            t->wcache.gen = __atomic_load_n(&jp_maps_gen, __ATOMIC_RELAXED); /* (only bumped under the lock) */
-        }
-        pthread_mutex_unlock(&jp_maps_lock);
-    }
+    pthread_mutex_unlock(&jp_maps_lock);
     return w == MPI_UNDEFINED ? -1 : w;
 }
 
 int jp_world_miss(struct jp_thread *t, MPI_Comm comm, int r)
 {
-    return comm == MPI_COMM_WORLD ? (r < 0 ? -1 : r) : jp_world_of(t, (uintptr_t)comm, 1, comm, MPI_WIN_NULL, r);
+    return jp_world_locked(t, (uintptr_t)comm, 1, comm, MPI_WIN_NULL, r);
 }
 
 static int jp_win_world(struct jp_thread *t, MPI_Win win, int r)
 {
-    return jp_world_of(t, (uintptr_t)win, 2, MPI_COMM_NULL, win, r);
+    int w;
+    if (r < 0) {
+        return -1;
+    }
+    if (jp_wcache_hit(t, (uintptr_t)win, 2, r, 1, &w)) {
+        return w < 0 ? -1 : w; /* (MPI_UNDEFINED is negative) */
+    }
+    return jp_world_locked(t, (uintptr_t)win, 2, MPI_COMM_NULL, win, r);
 }
 
 static void jp_map_forget(uintptr_t key, int kind)

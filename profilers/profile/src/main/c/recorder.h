@@ -369,17 +369,56 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
 extern uint64_t jp_type_epoch;
 int64_t jp_tsize_miss(struct jp_thread *th, MPI_Datatype t, unsigned slot);
 
+/* the thread's cache slot of datatype t */
+#define jp_tslot(t) ((unsigned)(((uintptr_t)(t) >> 4) ^ (uintptr_t)(t)) & 7)
+
+/* t's size from the thread's cache, in *size: 1 if there (sign > 0: and still good; sign -1, jp_lean_send's undo:
+ * as it was for the call being taken back, which nothing on its thread has changed since) */
+static inline __attribute__((always_inline)) int jp_tsize_known(const struct jp_thread *th, MPI_Datatype t, int sign,
+                                                                int64_t *size)
+{
+    unsigned slot = jp_tslot(t);
+    if (th->tcache[slot].key != (uintptr_t)t
+        || (sign > 0 && th->tcache[slot].epoch != __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED))) {
+        return 0;
+    }
+    *size = th->tcache[slot].size;
+    return 1;
+}
+
 /* MPI_Type_size_x, from a small per-thread cache that MPI_Type_free invalidates. */
 static inline __attribute__((always_inline)) int64_t jp_tsize(struct jp_call *c, MPI_Datatype t)
 {
-    uintptr_t key = (uintptr_t)t;
-    unsigned slot = (unsigned)((key >> 4) ^ key) & 7;
-    struct jp_thread *th = c->t;
-    if (__builtin_expect(th->tcache[slot].key == key && th->tcache[slot].epoch
-                         == __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED), 1)) {
-        return th->tcache[slot].size;
+    int64_t size;
+    if (__builtin_expect(jp_tsize_known(c->t, t, 1, &size), 1)) {
+        return size;
     }
-    return jp_tsize_miss(th, t, slot);
+    return jp_tsize_miss(c->t, t, jp_tslot(t));
+}
+
+/* rank r (>= 0) of the group the thread looked up last (rec_comm.c), in *x, if it is that of handle
+ * `key` of `kind` (1 communicator, 2 window) and (sign > 0) still good: 1 if so */
+static inline __attribute__((always_inline)) int jp_wcache_hit(const struct jp_thread *t, uintptr_t key, int kind,
+                                                               int r, int sign, int *x)
+{
+    if (t->wcache.key != key || t->wcache.kind != kind
+        || (sign > 0 && t->wcache.gen != __atomic_load_n(&jp_maps_gen, __ATOMIC_ACQUIRE))) {
+        return 0;
+    }
+    *x = r < t->wcache.n ? t->wcache.world[r] : -1;
+    return 1;
+}
+
+/* the world rank of rank r of comm (r >= 0) from what the thread knows, in *w (-1: none, or oneself) */
+static inline __attribute__((always_inline)) int jp_world_known(const struct jp_thread *t, MPI_Comm comm, int r, int sign,
+                                                                int *w)
+{
+    int x = r;
+    if (comm != MPI_COMM_WORLD && !jp_wcache_hit(t, (uintptr_t)comm, 1, r, sign, &x)) {
+        return 0;
+    }
+    *w = x < 0 || x >= jp_world_size || x == jp_world_rank ? -1 : x; /* (MPI_UNDEFINED is negative) */
+    return 1;
 }
 
 /*
@@ -391,37 +430,6 @@ static inline __attribute__((always_inline)) int64_t jp_tsize(struct jp_call *c,
  * (jp_fatal_lean, from the kept arguments): the caches then answer as they did for the call, which
  * nothing on its thread has changed since.
  */
-static inline __attribute__((always_inline)) int jp_tsize_known(const struct jp_thread *th, MPI_Datatype t, int sign,
-                                                                int64_t *size)
-{
-    uintptr_t key = (uintptr_t)t;
-    unsigned slot = (unsigned)((key >> 4) ^ key) & 7;
-    if (th->tcache[slot].key != key) {
-        return 0;
-    }
-    if (sign > 0 && th->tcache[slot].epoch != __atomic_load_n(&jp_type_epoch, __ATOMIC_RELAXED)) {
-        return 0;
-    }
-    *size = th->tcache[slot].size;
-    return 1;
-}
-
-/* the world rank of rank r of comm (r >= 0) from what the thread knows, in *w (-1: none, or oneself) */
-static inline __attribute__((always_inline)) int jp_world_known(const struct jp_thread *t, MPI_Comm comm, int r, int sign,
-                                                                int *w)
-{
-    int x = r;
-    if (comm != MPI_COMM_WORLD) {
-        if (t->wcache.key != (uintptr_t)comm || t->wcache.kind != 1
-            || (sign > 0 && t->wcache.gen != __atomic_load_n(&jp_maps_gen, __ATOMIC_ACQUIRE))) {
-            return 0;
-        }
-        x = r < t->wcache.n ? t->wcache.world[r] : -1;
-    }
-    *w = x < 0 || x >= jp_world_size || x == jp_world_rank ? -1 : x; /* (MPI_UNDEFINED is negative) */
-    return 1;
-}
-
 static inline __attribute__((always_inline)) void jp_lean_count(struct jp_thread *t, int id, int sign, int64_t sent,
                                                                 int64_t recv)
 {

@@ -69,7 +69,8 @@ void jp_own_end(void);
 void *jp_mem_alloc(size_t size);
 void jp_mem_free(void *p, size_t size);
 
-/* rec_comm.c: jp_world when the thread does not know comm's world ranks: looked up (or made) under the lock, and kept. */
+/* rec_comm.c: jp_world when the thread does not know comm's world ranks (never MPI_COMM_WORLD's): looked up (or
+ * made) under the lock, and kept. */
 int jp_world_miss(struct jp_thread *t, MPI_Comm comm, int r);
 
 /* The world rank of rank `r` of comm (its remote group for an inter-communicator), or -1 (none, or
