@@ -6,7 +6,8 @@
 #
 #   scripts/cluster.sh up [N [SLOTS]]    hosts jpn1..jpnN (3, 2 slots each), hostfiles, /etc/hosts lines
 #   scripts/cluster.sh down              everything removed (Slurm too), /etc/hosts restored; always safe
-#   scripts/cluster.sh status            the hosts (and Slurm's configuration), or exit 1 when not up
+#   scripts/cluster.sh status            the hosts (and Slurm's configuration, while its daemons run), or
+#                                        exit 1 when not up
 #   scripts/cluster.sh run HOST CMD...   CMD on HOST, in this directory, with this environment
 #   scripts/cluster.sh hostfile openmpi|mpich   the path of the hostfile in that MPI's syntax
 #   scripts/cluster.sh slurm-up          munged, slurmctld and one slurmd inside each host; waits for idle nodes
@@ -27,6 +28,10 @@
 # so that `scripts/cluster.sh run jpn1 mpirun --hostfile "$(scripts/cluster.sh hostfile openmpi)" -np 6 ./app`
 # runs 2 ranks on each host. (Given explicitly, `--mca plm_rsh_agent scripts/cluster-ssh` and
 # `-launcher ssh -launcher-exec scripts/cluster-ssh` work the same.)
+#
+# A cluster made by hand stays up until `down`. One made for a run names the run's process in
+# JPMPI_CLUSTER_OWNER (test-support's Cluster: the test JVM's pid): once that process is gone, what it
+# left (say it was killed, its daemons with it) is no longer up, and the next `up` replaces it.
 #
 # State: /run/jpmpi-cluster (gone at a reboot, as the namespaces). Names: namespaces and host names jpn1..N,
 # bridge jpmpibr0 with $NET.254/24 (NET: JPMPI_CLUSTER_NET, three octets, default 10.231.0), host i
@@ -95,9 +100,33 @@ check() {
     fi
 }
 
-# Is the cluster the state describes there, every namespace included?
+# start_time PID: when the process started (/proc/PID/stat's 22nd field, clock ticks since boot), which
+# tells it from a later process given the same pid; fails when there is no such process.
+start_time() {
+    local stat
+    stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+    local -a f
+    read -ra f <<<"${stat##*) }"
+    [[ "${f[19]:-}" =~ ^[0-9]+$ ]] || return 1
+    echo "${f[19]}"
+}
+
+# Is the process that made the cluster still there? A cluster made for a run (JPMPI_CLUSTER_OWNER:
+# a test JVM's pid) ends with it: one left by a run that was killed is not taken for a developer's.
+# A cluster made by hand (no owner) stays until `down`.
+owner_alive() {
+    [[ -f "$STATE/owner" ]] || return 0
+    local pid start
+    read -r pid start <"$STATE/owner" || return 1
+    [[ "$pid" =~ ^[0-9]+$ && "$(start_time "$pid")" == "$start" ]]
+}
+
+# Is the cluster the state describes there, every namespace included, and its owner (if it has one)
+# still running? (Asked from the hosts too, by the agent: nothing here may depend on the network
+# namespace it runs in.)
 is_up() {
     [[ -e "$STATE/up" ]] || return 1
+    owner_alive || return 1
     local h
     for h in $(hosts); do
         [[ -e "/run/netns/$h" ]] || return 1
@@ -189,6 +218,12 @@ up() {
     check
     down # whatever an interrupted run left
     mkdir -p -m 0755 "$STATE" || die "cannot make $STATE"
+    if [[ -n "${JPMPI_CLUSTER_OWNER:-}" ]]; then
+        local start
+        [[ "$JPMPI_CLUSTER_OWNER" =~ ^[0-9]+$ ]] && start="$(start_time "$JPMPI_CLUSTER_OWNER")" \
+            || die "JPMPI_CLUSTER_OWNER=$JPMPI_CLUSTER_OWNER is not a running process's pid"
+        echo "$JPMPI_CLUSTER_OWNER $start" >"$STATE/owner"
+    fi
     trap 'say "up failed at line $LINENO: taking down what was made"; down; exit 1' ERR
     set -E
     ip link add "$BRIDGE" type bridge
@@ -288,17 +323,28 @@ run() {
 # address, one slurmd inside each host (so tasks see the host's name and address); every file
 # under $STATE/slurm.
 # ---------------------------------------------------------------------------
-slurm_down() {
-    [[ -d "$SLURM" ]] || return 0
+# The last slurm-up's daemons that still run (munged, slurmctld, one slurmd per host), one pid a line:
+# a pid file's process, if it is still the daemon that wrote it (munged.pid: munged, slurmd-jpn1.pid:
+# slurmd). A run killed with its daemons leaves the files.
+slurm_running() {
     local f pid name
-    local -a pids=()
-    # A pid file's process, if it is still the daemon that wrote it (munged.pid: munged, slurmd-jpn1.pid: slurmd).
     for f in "$SLURM"/run/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f" 2>/dev/null)"
         name="$(basename -- "$f" .pid)"
-        [[ "$pid" =~ ^[0-9]+$ && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "${name%%-*}" ]] && pids+=("$pid")
+        [[ "$pid" =~ ^[0-9]+$ && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "${name%%-*}" ]] && echo "$pid"
     done
+}
+
+# Are all of them running?
+slurm_alive() {
+    (($(slurm_running | wc -l) == $(hosts | wc -l) + 2))
+}
+
+slurm_down() {
+    [[ -d "$SLURM" ]] || return 0
+    local -a pids
+    mapfile -t pids < <(slurm_running)
     stop_pids "${pids[@]}"
     rm -rf -- "$SLURM"
 }
@@ -311,8 +357,11 @@ slurm_up() {
             || unavailable "$c is not installed (Debian: slurm-wlm slurmctld slurmd slurm-client munge)"
     done
     if [[ -f "$SLURM/up" ]]; then
-        say "slurm already up (SLURM_CONF=$SLURM/slurm.conf)"
-        return 0
+        if slurm_alive; then
+            say "slurm already up (SLURM_CONF=$SLURM/slurm.conf)"
+            return 0
+        fi
+        say "slurm: a daemon of the last slurm-up is gone: starting Slurm again"
     fi
     slurm_down
     mkdir -p "$SLURM"/{run,log,spool,ctld,munge} || die "cannot make $SLURM"
@@ -415,9 +464,22 @@ case "${1:-}" in
     down) down; say "down" ;;
     check) check && say "this machine can make namespaced hosts" ;;
     status)
-        is_up || { say "not up"; exit 1; }
+        if ! is_up; then
+            if [[ -e "$STATE/up" ]]; then
+                say "not up: what is left belongs to a run that has ended (scripts/cluster.sh up or down clears it)"
+            else
+                say "not up"
+            fi
+            exit 1
+        fi
         hosts
-        if [[ -f "$SLURM/up" ]]; then echo "slurm: SLURM_CONF=$SLURM/slurm.conf"; fi
+        if [[ -f "$SLURM/up" ]]; then
+            if slurm_alive; then
+                echo "slurm: SLURM_CONF=$SLURM/slurm.conf"
+            else
+                say "slurm: a daemon is gone (scripts/cluster.sh slurm-up starts Slurm again)"
+            fi
+        fi
         ;;
     run) shift; run "$@" ;;
     private) shift; private "$@" ;;

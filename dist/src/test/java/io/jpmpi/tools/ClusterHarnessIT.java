@@ -34,13 +34,104 @@ class ClusterHarnessIT {
     static final String NET = System.getenv().getOrDefault("JPMPI_CLUSTER_NET", "10.231.0");
 
     static Result sh(String... command) {
+        return sh(Map.of(), command);
+    }
+
+    static Result sh(Map<String, String> env, String... command) {
         Path dir = Jpmpi.RUNS.resolve("harness-" + System.nanoTime());
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return MpiRun.execute(List.of(command), dir, env -> { }, Duration.ofSeconds(60));
+        return MpiRun.execute(List.of(command), dir, e -> e.putAll(env), Duration.ofSeconds(90));
+    }
+
+    static String script() {
+        return Cluster.SCRIPT.toString();
+    }
+
+    /** The pids in Slurm's pid files: munged, slurmctld, one slurmd per host. */
+    static Map<String, Long> slurmDaemons() throws IOException {
+        Map<String, Long> daemons = new java.util.TreeMap<>();
+        try (Stream<Path> pids = Files.list(STATE.resolve("slurm/run"))) {
+            for (Path p : pids.toList()) {
+                daemons.put(p.getFileName().toString(), Long.parseLong(Files.readString(p).strip()));
+            }
+        }
+        return daemons;
+    }
+
+    static void kill(long pid) throws InterruptedException {
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        for (int i = 0; i < 100 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * What a run killed with its daemons (a CI job's end, an OOM kill) leaves under /run is not taken for
+     * a developer's cluster: Slurm whose daemons are gone is not reported up and slurm-up starts it
+     * again; hosts whose owner (JPMPI_CLUSTER_OWNER) is gone are not up and the next `up` replaces them.
+     */
+    @Test
+    void whatAKilledRunLeftIsNotTakenForACluster() throws Exception {
+        Assumptions.assumeFalse(sh(script(), "status").exit() == 0,
+                "a test cluster is up already (scripts/cluster.sh down to run this test)");
+        Process owner = new ProcessBuilder("sleep", "600").start();
+        try {
+            Result up = sh(Map.of("JPMPI_CLUSTER_OWNER", Long.toString(owner.pid())), script(), "up", "2", "2");
+            Assumptions.assumeFalse(up.exit() == Cluster.UNAVAILABLE, up::describe);
+            assertEquals(0, up.exit(), up::describe);
+            Result slurm = sh(script(), "slurm-up");
+            Assumptions.assumeFalse(slurm.exit() == Cluster.UNAVAILABLE, slurm::describe);
+            assertEquals(0, slurm.exit(), slurm::describe);
+            Result status = sh(script(), "status");
+            assertEquals(0, status.exit(), status::describe);
+            assertTrue(status.out().stream().anyMatch(l -> l.startsWith("slurm: SLURM_CONF=")), status::describe);
+
+            // The controller killed: Slurm is not up (the hosts are), and slurm-up starts it again.
+            Map<String, Long> before = slurmDaemons();
+            kill(before.get("slurmctld.pid"));
+            status = sh(script(), "status");
+            assertEquals(0, status.exit(), status::describe);
+            assertEquals(List.of("jpn1", "jpn2"), status.out(), status::describe);
+            assertTrue(status.stderr().contains("slurm: a daemon is gone"), status::describe);
+            slurm = sh(script(), "slurm-up");
+            assertEquals(0, slurm.exit(), slurm::describe);
+            assertTrue(slurm.stderr().contains("starting Slurm again"), slurm::describe);
+            Map<String, Long> again = slurmDaemons();
+            assertEquals(4, again.size(), again::toString);
+            for (Map.Entry<String, Long> d : before.entrySet()) {
+                // The old daemons that were still running are stopped, none is kept.
+                assertFalse(ProcessHandle.of(d.getValue()).map(ProcessHandle::isAlive).orElse(false),
+                        () -> d.getKey() + " " + d.getValue() + " is left");
+            }
+            Result job = sh(script(), "run", "jpn1", "srun", "-N", "2", "-n", "2", "hostname");
+            assertEquals(0, job.exit(), job::describe);
+            assertEquals(List.of("jpn1", "jpn2"), job.out().stream().sorted().toList(), job::describe);
+
+            // The owner and every daemon killed, as a killed run: nothing is up; an `up` replaces it.
+            owner.destroyForcibly().waitFor();
+            for (long pid : slurmDaemons().values()) {
+                kill(pid);
+            }
+            status = sh(script(), "status");
+            assertEquals(1, status.exit(), status::describe);
+            assertTrue(status.stderr().contains("belongs to a run that has ended"), status::describe);
+            try (Cluster cluster = Cluster.upWithSlurm(3)) {
+                assertEquals(List.of("jpn1", "jpn2", "jpn3"), cluster.hosts());
+                Result r = cluster.run("jpn2", Map.of(), List.of("srun", "-N", "3", "-n", "3", "hostname"));
+                assertEquals(0, r.exit(), r::describe);
+                assertEquals(List.of("jpn1", "jpn2", "jpn3"), r.out().stream().sorted().toList(), r::describe);
+            }
+            assertFalse(Files.exists(STATE), STATE + " is left");
+        } finally {
+            owner.destroyForcibly();
+            if (Files.exists(STATE)) {
+                sh(script(), "down");
+            }
+        }
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class Cluster implements AutoCloseable {
     public static final Path SCRIPT = Path.of(System.getProperty("jpmpi.source.root",
             MpiRun.TEST_DIR.resolve("../../..").toString())).toAbsolutePath().normalize().resolve("scripts/cluster.sh");
     /** What cluster.sh exits with when this machine does not allow it. */
-    static final int UNAVAILABLE = 77;
+    public static final int UNAVAILABLE = 77;
     static final Duration CONTROL_LIMIT = Duration.ofSeconds(150);
 
     private final List<String> hosts;
@@ -70,7 +70,11 @@ public final class Cluster implements AutoCloseable {
         Result status = control("status");
         boolean ownsHosts = status.exit() != 0;
         if (ownsHosts) {
-            Result up = control("up", Integer.toString(n), "2");
+            // Ours for as long as this JVM runs: should it be killed, the next run does not take what
+            // is left for a developer's cluster (scripts/cluster.sh, JPMPI_CLUSTER_OWNER).
+            Result up = MpiRun.execute(List.of(SCRIPT.toString(), "up", Integer.toString(n), "2"), runDir("control-"),
+                    env -> env.put("JPMPI_CLUSTER_OWNER", Long.toString(ProcessHandle.current().pid())),
+                    CONTROL_LIMIT);
             skipIfUnavailable(up, "no test cluster on this machine: ");
             assertEquals(0, up.exit(), up::describe);
             status = control("status");
