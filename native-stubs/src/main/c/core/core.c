@@ -54,6 +54,7 @@ static jpmpi_fn bottom[JPMPI_NSLOTS]; /* the library's PMPI_X, NULL where it lac
 /* The routing state and tables (jpmpi_core.h). */
 __thread unsigned jpmpi_cur __attribute__((tls_model("initial-exec")));
 __thread void *jpmpi_caller __attribute__((tls_model("initial-exec")));
+__thread void *jpmpi_entry_ra __attribute__((tls_model("initial-exec")));
 unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
 jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS]; /* bottom[], or jpmpi_missing[] where that is NULL */

@@ -111,6 +111,61 @@ JPMPI_HIDDEN void jpmpi_fort_layer_scan(void);
         return jp_r_;                                                                 \
     } while (0)
 
+/* A function with arguments on the stack (more than six on x86-64) cannot take JPMPI_ENTER_APP's
+ * hot part without cost: to forward its stack arguments in C, the compiler copies them all on every
+ * path, the one to the library included (it loads them into six callee-saved registers it must save,
+ * and stores them back for a tail call). There, the hot part is JPMPI_ENTER_APP_ASM: it leaves the
+ * stack as the program made it and only jumps, to the library, to `call` (a C function of the same
+ * parameters that calls the level, JPMPI_ENTER_APP_CALL, the one path that copies them) or, while
+ * another call is on its way down, to `slow` (JPMPI_ENTER with the return address it finds in
+ * jpmpi_entry_ra). Elsewhere JPMPI_ENTER_APP serves them too. */
+#if defined(__x86_64__)
+#define JPMPI_ENTER_APP_STACK 1
+#define JPMPI_STR_(x) #x
+#define JPMPI_STR(x) JPMPI_STR_(x)
+/* The return address of a call that takes `slow`, for it to read first thing. */
+extern JPMPI_HIDDEN __thread void *jpmpi_entry_ra __attribute__((tls_model("initial-exec")));
+/* jpmpi_from's row length and JPMPI_BOTTOM as the assembler reads them. */
+#define JPMPI_FROM_ROW_ JPMPI_STR(JPMPI_MAX_LEVELS) "+1"
+#define JPMPI_ENTER_APP_ASM(name, slot, call, slow)                                    \
+    __asm__(".text\n"                                                                 \
+            ".p2align 4\n"                                                            \
+            ".globl " #name "\n"                                                      \
+            ".hidden " #name "\n"                                                     \
+            ".type " #name ", @function\n"                                            \
+            #name ":\n"                                                               \
+            ".cfi_startproc\n"                                                        \
+            "\tmovzbl jpmpi_from+(" #slot ")*(" JPMPI_FROM_ROW_ ")(%rip), %eax\n"      \
+            "\tcmpl $255, %eax\n"                                                     \
+            "\tje 1f\n"                                                               \
+            "\tmovq jpmpi_cur@gottpoff(%rip), %r10\n"                                 \
+            "\tcmpl $0, %fs:(%r10)\n"                                                 \
+            "\tjne 2f\n"                                                              \
+            "\torl $((" #slot ")+1)<<8, %eax\n"                                        \
+            "\tmovl %eax, %fs:(%r10)\n"                                               \
+            "\tmovq jpmpi_caller@gottpoff(%rip), %r10\n"                              \
+            "\tmovq (%rsp), %r11\n"                                                   \
+            "\tmovq %r11, %fs:(%r10)\n"                                               \
+            "\tjmp " #call "\n"                                                       \
+            "1:\tjmp *jpmpi_bottom+(" #slot ")*8(%rip)\n"                              \
+            "2:\tmovq jpmpi_entry_ra@gottpoff(%rip), %r10\n"                           \
+            "\tmovq (%rsp), %r11\n"                                                   \
+            "\tmovq %r11, %fs:(%r10)\n"                                               \
+            "\tjmp " #slow "\n"                                                       \
+            ".cfi_endproc\n"                                                          \
+            ".size " #name ", .-" #name "\n")
+_Static_assert(JPMPI_BOTTOM == 255u, "JPMPI_ENTER_APP_ASM compares with 255");
+_Static_assert(JPMPI_CUR(1, 2) == ((2u << 8) | 2u), "JPMPI_ENTER_APP_ASM forms the word as JPMPI_CUR");
+_Static_assert(sizeof(jpmpi_fn) == 8 && sizeof(unsigned) == 4, "JPMPI_ENTER_APP_ASM's widths");
+#endif
+/* The body of JPMPI_ENTER_APP_ASM's `call`: the level the hot part has put in the word, then 0 back. */
+#define JPMPI_ENTER_APP_CALL(ret, type, slot, args)                                   \
+    do {                                                                              \
+        ret jp_r_ = ((type)jpmpi_defs[jpmpi_cur & 0xffu][slot])args;                  \
+        jpmpi_cur = 0;                                                                \
+        return jp_r_;                                                                 \
+    } while (0)
+
 /* The level a guard forwards to from the word `c`: the next one defining slot when c names slot (or
  * alt, its equivalent), else JPMPI_BOTTOM (the library). */
 #define JPMPI_NEXT(slot, alt, c)                                                      \

@@ -139,6 +139,9 @@ public final class DispatcherEmitter {
         return at < 0 ? slot : at;
     }
 
+    /** Integer arguments the x86-64 calling convention passes in registers; the rest go on the stack. */
+    static final int REGISTER_ARGUMENTS = 6;
+
     /** The slot's three entries, its guard, and its java-enter and java-below (the macros of jpmpi_core.h). */
     private String routes(MpiFunction f, int slot) {
         String ret = f.returnType(impl);
@@ -151,6 +154,27 @@ public final class DispatcherEmitter {
         // return value, and a cold one for a call that arrives while another is on its way down
         // (which asks whether the library makes it, from the return address it is handed).
         String slow = "jpmpi_enter_app_slow_" + f.name();
+        boolean stacked = f.parameters().size() > REGISTER_ARGUMENTS;
+        if (stacked) {
+            // Arguments on the stack: the hot part in assembly where there is one (jpmpi_core.h).
+            String call = "jpmpi_enter_app_call_" + f.name();
+            String params = parameters(f, impl, true);
+            r.append("#ifdef JPMPI_ENTER_APP_STACK\n")
+                    .append("JPMPI_HIDDEN __attribute__((noinline, cold)) ").append(ret).append(' ').append(slow)
+                    .append('(').append(params).append(");\n")
+                    .append("JPMPI_HIDDEN __attribute__((noinline)) ").append(ret).append(' ').append(call)
+                    .append('(').append(params).append(");\n")
+                    .append("JPMPI_HIDDEN ").append(signature(f, "jpmpi_enter_app_" + f.name(), true)).append(";\n")
+                    .append(ret).append(' ').append(slow).append('(').append(params).append(")\n{\n")
+                    .append("    void *jp_ra_ = jpmpi_entry_ra;\n    JPMPI_ENTER(").append(ret).append(", ").append(type)
+                    .append(", ").append(slot).append(", 0, jp_saved_ != 0, jp_ra_, jp_ra_, ").append(args).append(");\n}\n")
+                    .append(ret).append(' ').append(call).append('(').append(params).append(")\n{\n")
+                    .append("    JPMPI_ENTER_APP_CALL(").append(ret).append(", ").append(type).append(", ").append(slot)
+                    .append(", ").append(args).append(");\n}\n")
+                    .append("JPMPI_ENTER_APP_ASM(jpmpi_enter_app_").append(f.name()).append(", ").append(slot).append(", ")
+                    .append(call).append(", ").append(slow).append(");\n")
+                    .append("#else\n");
+        }
         String slowParams = f.parameters().isEmpty() ? "void *jp_ra_" : "void *jp_ra_, " + parameters(f, impl, true);
         r.append("static __attribute__((noinline, cold)) ").append(ret).append(' ').append(slow).append('(')
                 .append(slowParams).append(")\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ")
@@ -159,6 +183,9 @@ public final class DispatcherEmitter {
         r.append("static ").append(signature(f, "jpmpi_enter_app_" + f.name(), true))
                 .append("\n{\n    JPMPI_ENTER_APP(").append(ret).append(", ").append(type).append(", ").append(slot)
                 .append(", ").append(slow).append(", ").append(args).append(", ").append(slowArgs).append(");\n}\n");
+        if (stacked) {
+            r.append("#endif\n");
+        }
         String[][] entries = {{"pmpi", "1", "1", ra},
                 {"fort", "jpmpi_fort_pos", "0", "jpmpi_fort_site(" + ra + ", __builtin_dwarf_cfa())"}};
         for (String[] e : entries) {

@@ -1,6 +1,7 @@
 package io.jpmpi.bindings.c;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,6 +88,52 @@ class DispatcherEmitterTest {
                 .formatted(wtime) + "(__builtin_return_address(0)));"));
         assertTrue(c.contains("JPMPI_ENTER(int, jpmpi_MPI_Comm_rank_t, %d, 1, 1, __builtin_return_address(0), "
                 .formatted(rank) + "__builtin_return_address(0), (a_comm, a_rank));"), "the PMPI_X entry asks always");
+    }
+
+    /**
+     * A function with arguments on the stack (MPI_Sendrecv: 12) enters, where jpmpi_core.h has the
+     * assembly hot part, through it: the cold part reads the return address the hot part left, the
+     * level is called by a part of its own; elsewhere through JPMPI_ENTER_APP as the others.
+     * MPI_Send (6 arguments, all in registers) keeps the C hot part only.
+     */
+    @Test
+    void aFunctionWithStackArgumentsEntersThroughTheAssemblyHotPart() {
+        DispatcherEmitter e = new DispatcherEmitter(SPEC, MpiConstants.load(), "openmpi");
+        String c = e.emit().get("jpmpi_dispatch.c");
+        int slot = e.slotNames().indexOf("MPI_Sendrecv");
+        String params = "const void *a_sendbuf, int a_sendcount, MPI_Datatype a_sendtype, int a_dest, int a_sendtag, "
+                + "void *a_recvbuf, int a_recvcount, MPI_Datatype a_recvtype, int a_source, int a_recvtag, "
+                + "MPI_Comm a_comm, MPI_Status *a_status";
+        String args = "(a_sendbuf, a_sendcount, a_sendtype, a_dest, a_sendtag, a_recvbuf, a_recvcount, a_recvtype, "
+                + "a_source, a_recvtag, a_comm, a_status)";
+        String expected = """
+                #ifdef JPMPI_ENTER_APP_STACK
+                JPMPI_HIDDEN __attribute__((noinline, cold)) int jpmpi_enter_app_slow_MPI_Sendrecv(%1$s);
+                JPMPI_HIDDEN __attribute__((noinline)) int jpmpi_enter_app_call_MPI_Sendrecv(%1$s);
+                JPMPI_HIDDEN int jpmpi_enter_app_MPI_Sendrecv(%1$s);
+                int jpmpi_enter_app_slow_MPI_Sendrecv(%1$s)
+                {
+                    void *jp_ra_ = jpmpi_entry_ra;
+                    JPMPI_ENTER(int, jpmpi_MPI_Sendrecv_t, %2$d, 0, jp_saved_ != 0, jp_ra_, jp_ra_, %3$s);
+                }
+                int jpmpi_enter_app_call_MPI_Sendrecv(%1$s)
+                {
+                    JPMPI_ENTER_APP_CALL(int, jpmpi_MPI_Sendrecv_t, %2$d, %3$s);
+                }
+                JPMPI_ENTER_APP_ASM(jpmpi_enter_app_MPI_Sendrecv, %2$d, jpmpi_enter_app_call_MPI_Sendrecv, \
+                jpmpi_enter_app_slow_MPI_Sendrecv);
+                #else
+                static __attribute__((noinline, cold)) int jpmpi_enter_app_slow_MPI_Sendrecv(void *jp_ra_, %1$s)
+                """.formatted(params, slot, args);
+        assertTrue(c.contains(expected), "MPI_Sendrecv's application entry");
+        int end = c.indexOf("#endif\n", c.indexOf(expected));
+        assertTrue(c.substring(c.indexOf(expected), end).contains("JPMPI_ENTER_APP(int, jpmpi_MPI_Sendrecv_t, "),
+                "the C hot part where there is no assembly one");
+        assertFalse(c.contains("JPMPI_ENTER_APP_ASM(jpmpi_enter_app_MPI_Send,"), "MPI_Send has its arguments in registers");
+        long stacked = e.slotNames().stream().filter(n -> c.contains("JPMPI_ENTER_APP_ASM(jpmpi_enter_app_" + n + ", "))
+                .count();
+        assertEquals(c.split("#ifdef JPMPI_ENTER_APP_STACK\n", -1).length - 1, stacked);
+        assertTrue(stacked > 50, "MPI_Recv, MPI_Isend, the v-collectives, ...: " + stacked);
     }
 
     @Test
