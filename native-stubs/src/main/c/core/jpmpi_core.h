@@ -118,8 +118,8 @@ JPMPI_HIDDEN void jpmpi_fort_layer_scan(void);
  * stack as the program made it and only jumps, to the library, to `call` (a C function of the same
  * parameters that calls the level, JPMPI_ENTER_APP_CALL, the one path that copies them) or, while
  * another call is on its way down, to `slow` (JPMPI_ENTER with the return address it finds in
- * jpmpi_entry_ra). Elsewhere JPMPI_ENTER_APP serves them too. */
-#if defined(__x86_64__)
+ * jpmpi_entry_ra). Elsewhere (or built with -DJPMPI_ENTRY_C) JPMPI_ENTER_APP serves them too. */
+#if defined(__x86_64__) && !defined(JPMPI_ENTRY_C)
 #define JPMPI_ENTER_APP_STACK 1
 #define JPMPI_STR_(x) #x
 #define JPMPI_STR(x) JPMPI_STR_(x)
