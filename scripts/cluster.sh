@@ -101,13 +101,14 @@ check() {
 }
 
 # start_time PID: when the process started (/proc/PID/stat's 22nd field, clock ticks since boot), which
-# tells it from a later process given the same pid; fails when there is no such process.
+# tells it from a later process given the same pid; fails when there is no such process, or it has
+# ended and waits to be reaped (a zombie: state Z or X, the 3rd field).
 start_time() {
     local stat
     stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
     local -a f
     read -ra f <<<"${stat##*) }"
-    [[ "${f[19]:-}" =~ ^[0-9]+$ ]] || return 1
+    [[ "${f[0]:-}" != [ZX] && "${f[19]:-}" =~ ^[0-9]+$ ]] || return 1
     echo "${f[19]}"
 }
 
@@ -325,14 +326,16 @@ run() {
 # ---------------------------------------------------------------------------
 # The last slurm-up's daemons that still run (munged, slurmctld, one slurmd per host), one pid a line:
 # a pid file's process, if it is still the daemon that wrote it (munged.pid: munged, slurmd-jpn1.pid:
-# slurmd). A run killed with its daemons leaves the files.
+# slurmd) and has not ended (a killed daemon stays a zombie until its parent, often pid 1, reaps it).
+# A run killed with its daemons leaves the files.
 slurm_running() {
     local f pid name
     for f in "$SLURM"/run/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f" 2>/dev/null)"
         name="$(basename -- "$f" .pid)"
-        [[ "$pid" =~ ^[0-9]+$ && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "${name%%-*}" ]] && echo "$pid"
+        [[ "$pid" =~ ^[0-9]+$ && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "${name%%-*}" ]] && start_time "$pid" >/dev/null \
+            && echo "$pid"
     done
 }
 

@@ -62,9 +62,23 @@ class ClusterHarnessIT {
         return daemons;
     }
 
+    /**
+     * SIGKILL, then at most 5 s until the process has ended: a zombie (its parent, often pid 1, has not
+     * reaped it yet: /proc/PID still there, state Z) or gone. cluster.sh must take either for gone.
+     */
     static void kill(long pid) throws InterruptedException {
         ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-        for (int i = 0; i < 100 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
+        Path stat = Path.of("/proc/" + pid + "/stat");
+        for (int i = 0; i < 100; i++) {
+            try {
+                String s = Files.readString(stat);
+                String state = s.substring(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3);
+                if (state.equals("Z") || state.equals("X")) {
+                    return;
+                }
+            } catch (IOException gone) {
+                return;
+            }
             Thread.sleep(50);
         }
     }
