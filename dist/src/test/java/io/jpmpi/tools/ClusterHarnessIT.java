@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class ClusterHarnessIT {
 
     /** The pids in Slurm's pid files: munged, slurmctld, one slurmd per host. */
     static Map<String, Long> slurmDaemons() throws IOException {
-        Map<String, Long> daemons = new java.util.TreeMap<>();
+        Map<String, Long> daemons = new TreeMap<>();
         try (Stream<Path> pids = Files.list(STATE.resolve("slurm/run"))) {
             for (Path p : pids.toList()) {
                 daemons.put(p.getFileName().toString(), Long.parseLong(Files.readString(p).strip()));
@@ -150,7 +151,7 @@ class ClusterHarnessIT {
 
     @Test
     void hostsAgentAndATeardownThatLeavesNothing() throws Exception {
-        Assumptions.assumeFalse(sh(Cluster.SCRIPT.toString(), "status").exit() == 0,
+        Assumptions.assumeFalse(sh(script(), "status").exit() == 0,
                 "a test cluster is up already (scripts/cluster.sh down to run this test)");
         byte[] hostsBefore = Files.readAllBytes(ETC_HOSTS);
         List<Long> daemons = new ArrayList<>();
@@ -172,11 +173,7 @@ class ClusterHarnessIT {
             assertEquals(255, stranger.exit(), stranger::describe);
             assertTrue(stranger.stderr().contains("jpn9 is not a host of the test cluster"), stranger::describe);
             // Slurm's daemons, to see them gone afterwards.
-            try (Stream<Path> pids = Files.list(STATE.resolve("slurm/run"))) {
-                for (Path p : pids.toList()) {
-                    daemons.add(Long.parseLong(Files.readString(p).strip()));
-                }
-            }
+            daemons.addAll(slurmDaemons().values());
             assertEquals(5, daemons.size(), daemons::toString); // munged, slurmctld, 3 slurmd
         }
         assertArrayEquals(hostsBefore, Files.readAllBytes(ETC_HOSTS), "/etc/hosts is not as it was");

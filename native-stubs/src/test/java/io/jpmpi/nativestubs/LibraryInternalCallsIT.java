@@ -55,7 +55,8 @@ class LibraryInternalCallsIT {
      * MPI_Send to a rank that does not exist) asks MPI_Comm_rank and receives from MPI_PROC_NULL: the
      * entry hands such a call to its cold part (jpmpi_core.h: JPMPI_ENTER_APP, and for MPI_Recv, whose
      * last argument is on the stack, JPMPI_ENTER_APP_ASM with the return address it leaves), which finds
-     * the caller outside the library, so both levels count them, the MPI_Comm_rank beside main's; the send returns its error through the handler and the job ends well.
+     * the caller outside the library, so both levels count them, the MPI_Comm_rank beside main's; the
+     * send returns its error through the handler and the job ends well.
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")

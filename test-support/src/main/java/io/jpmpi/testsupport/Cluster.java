@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -72,9 +73,8 @@ public final class Cluster implements AutoCloseable {
         if (ownsHosts) {
             // Ours for as long as this JVM runs: should it be killed, the next run does not take what
             // is left for a developer's cluster (scripts/cluster.sh, JPMPI_CLUSTER_OWNER).
-            Result up = MpiRun.execute(List.of(SCRIPT.toString(), "up", Integer.toString(n), "2"), runDir("control-"),
-                    env -> env.put("JPMPI_CLUSTER_OWNER", Long.toString(ProcessHandle.current().pid())),
-                    CONTROL_LIMIT);
+            Result up = control(env -> env.put("JPMPI_CLUSTER_OWNER", Long.toString(ProcessHandle.current().pid())),
+                    "up", Integer.toString(n), "2");
             skipIfUnavailable(up, "no test cluster on this machine: ");
             assertEquals(0, up.exit(), up::describe);
             status = control("status");
@@ -110,9 +110,14 @@ public final class Cluster implements AutoCloseable {
 
     /** cluster.sh with `args`, from this JVM's environment. */
     private static Result control(String... args) {
+        return control(env -> { }, args);
+    }
+
+    /** The same, with `environment` changed first. */
+    private static Result control(Consumer<Map<String, String>> environment, String... args) {
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
         command.addAll(List.of(args));
-        return MpiRun.execute(command, runDir("control-"), env -> { }, CONTROL_LIMIT);
+        return MpiRun.execute(command, runDir("control-"), environment, CONTROL_LIMIT);
     }
 
     private static Path runDir(String prefix) {

@@ -159,16 +159,15 @@ public final class DispatcherEmitter {
             // Arguments on the stack: the hot part in assembly where there is one (jpmpi_core.h).
             String call = "jpmpi_enter_app_call_" + f.name();
             String params = parameters(f, impl, true);
+            // (slow and call: hidden, not static, for the assembly to name them; the entry: defined there)
             r.append("#ifdef JPMPI_ENTER_APP_STACK\n")
-                    .append("JPMPI_HIDDEN __attribute__((noinline, cold)) ").append(ret).append(' ').append(slow)
-                    .append('(').append(params).append(");\n")
-                    .append("JPMPI_HIDDEN __attribute__((noinline)) ").append(ret).append(' ').append(call)
-                    .append('(').append(params).append(");\n")
                     .append("JPMPI_HIDDEN ").append(signature(f, "jpmpi_enter_app_" + f.name(), true)).append(";\n")
-                    .append(ret).append(' ').append(slow).append('(').append(params).append(")\n{\n")
+                    .append("JPMPI_HIDDEN __attribute__((noinline, cold)) ").append(ret).append(' ').append(slow)
+                    .append('(').append(params).append(")\n{\n")
                     .append("    void *jp_ra_ = jpmpi_entry_ra;\n    JPMPI_ENTER(").append(ret).append(", ").append(type)
                     .append(", ").append(slot).append(", 0, jp_saved_ != 0, jp_ra_, jp_ra_, ").append(args).append(");\n}\n")
-                    .append(ret).append(' ').append(call).append('(').append(params).append(")\n{\n")
+                    .append("JPMPI_HIDDEN __attribute__((noinline)) ").append(ret).append(' ').append(call)
+                    .append('(').append(params).append(")\n{\n")
                     .append("    JPMPI_ENTER_APP_CALL(").append(ret).append(", ").append(type).append(", ").append(slot)
                     .append(", ").append(args).append(");\n}\n")
                     .append("JPMPI_ENTER_APP_ASM(jpmpi_enter_app_").append(f.name()).append(", ").append(slot).append(", ")

@@ -108,15 +108,13 @@ class DispatcherEmitterTest {
                 + "a_source, a_recvtag, a_comm, a_status)";
         String expected = """
                 #ifdef JPMPI_ENTER_APP_STACK
-                JPMPI_HIDDEN __attribute__((noinline, cold)) int jpmpi_enter_app_slow_MPI_Sendrecv(%1$s);
-                JPMPI_HIDDEN __attribute__((noinline)) int jpmpi_enter_app_call_MPI_Sendrecv(%1$s);
                 JPMPI_HIDDEN int jpmpi_enter_app_MPI_Sendrecv(%1$s);
-                int jpmpi_enter_app_slow_MPI_Sendrecv(%1$s)
+                JPMPI_HIDDEN __attribute__((noinline, cold)) int jpmpi_enter_app_slow_MPI_Sendrecv(%1$s)
                 {
                     void *jp_ra_ = jpmpi_entry_ra;
                     JPMPI_ENTER(int, jpmpi_MPI_Sendrecv_t, %2$d, 0, jp_saved_ != 0, jp_ra_, jp_ra_, %3$s);
                 }
-                int jpmpi_enter_app_call_MPI_Sendrecv(%1$s)
+                JPMPI_HIDDEN __attribute__((noinline)) int jpmpi_enter_app_call_MPI_Sendrecv(%1$s)
                 {
                     JPMPI_ENTER_APP_CALL(int, jpmpi_MPI_Sendrecv_t, %2$d, %3$s);
                 }
