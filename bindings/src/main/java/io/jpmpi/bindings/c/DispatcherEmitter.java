@@ -179,7 +179,7 @@ public final class DispatcherEmitter {
                 .append(slowParams).append(")\n{\n    JPMPI_ENTER(").append(ret).append(", ").append(type).append(", ")
                 .append(slot).append(", 0, jp_saved_ != 0, jp_ra_, jp_ra_, ").append(args).append(");\n}\n");
         String slowArgs = f.parameters().isEmpty() ? "(" + ra + ")" : "(" + ra + ", " + arguments(f) + ")";
-        r.append("static ").append(signature(f, "jpmpi_enter_app_" + f.name(), true))
+        r.append("static JPMPI_HOT_ALIGN ").append(signature(f, "jpmpi_enter_app_" + f.name(), true))
                 .append("\n{\n    JPMPI_ENTER_APP(").append(ret).append(", ").append(type).append(", ").append(slot)
                 .append(", ").append(slow).append(", ").append(args).append(", ").append(slowArgs).append(");\n}\n");
         if (stacked) {

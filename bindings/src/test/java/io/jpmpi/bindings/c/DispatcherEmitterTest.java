@@ -76,7 +76,7 @@ class DispatcherEmitterTest {
                 {
                     JPMPI_ENTER(int, jpmpi_MPI_Comm_rank_t, %d, 0, jp_saved_ != 0, jp_ra_, jp_ra_, (a_comm, a_rank));
                 }
-                static int jpmpi_enter_app_MPI_Comm_rank(MPI_Comm a_comm, int *a_rank)
+                static JPMPI_HOT_ALIGN int jpmpi_enter_app_MPI_Comm_rank(MPI_Comm a_comm, int *a_rank)
                 {
                     JPMPI_ENTER_APP(int, jpmpi_MPI_Comm_rank_t, %d, jpmpi_enter_app_slow_MPI_Comm_rank, (a_comm, a_rank), \
                 (__builtin_return_address(0), a_comm, a_rank));
