@@ -61,7 +61,7 @@ struct jp_site {
 };
 
 /* Arguments a lean call keeps for the fatal-error watch (jp_keep): functions with more take the framed path. */
-#define JP_KEEP_MAX 8
+#define JP_KEEP_MAX 12
 
 struct jp_thread {
     /* (first cache line, with the function's own: all a lean call of up to 6 arguments touches in the
@@ -446,46 +446,58 @@ static inline __attribute__((always_inline)) void jp_lean_count(struct jp_thread
     t->hist[id][jp_bucket(sent > recv ? sent : recv)] += d;
 }
 
-/* jp_send's lean path */
-static inline __attribute__((always_inline)) int jp_lean_send(struct jp_thread *t, int id, int sign, int64_t count,
-                                                              MPI_Datatype type, int dest, MPI_Comm comm)
+/*
+ * The lean path of a call that sends to dest and receives from source (MPI_Sendrecv and its _replace):
+ * either side is left out by MPI_PROC_NULL (jp_lean_send and jp_lean_recv below pass it as a constant,
+ * which takes that side away at compile time). Every check is made before anything is counted, so that a
+ * call either is counted whole here or goes to the full wrapper with nothing counted.
+ */
+static inline __attribute__((always_inline)) int jp_lean_sendrecv(struct jp_thread *t, int id, int sign,
+                                                                  int64_t scount, MPI_Datatype stype, int dest,
+                                                                  MPI_Comm comm, int64_t rcount, MPI_Datatype rtype,
+                                                                  int source)
 {
-    int64_t bytes = 0;
+    int64_t sent = 0;
+    int64_t recv = 0;
+    int64_t size = 0;
     int w = -1;
     if (dest != MPI_PROC_NULL) { /* moves nothing */
-        int64_t size = 0;
-        if (count > 0) {
-            if (!jp_tsize_known(t, type, sign, &size)) {
+        if (scount > 0) {
+            if (!jp_tsize_known(t, stype, sign, &size)) {
                 return 0;
             }
-            bytes = count * size;
+            sent = scount * size;
         }
         if (dest >= 0 && (!jp_world_known(t, comm, dest, sign, &w) || (w >= 0 && !t->matrix))) {
             return 0;
         }
     }
-    jp_lean_count(t, id, sign, bytes, 0);
+    if (source != MPI_PROC_NULL && rcount > 0) {
+        if (!jp_tsize_known(t, rtype, sign, &size)) {
+            return 0;
+        }
+        recv = rcount * size;
+    }
+    jp_lean_count(t, id, sign, sent, recv);
     if (w >= 0) {
         t->matrix[2 * w] += (uint64_t)(int64_t)sign;
-        t->matrix[2 * w + 1] += (uint64_t)(int64_t)sign * (uint64_t)bytes;
+        t->matrix[2 * w + 1] += (uint64_t)(int64_t)sign * (uint64_t)sent;
     }
     return 1;
+}
+
+/* jp_send's lean path */
+static inline __attribute__((always_inline)) int jp_lean_send(struct jp_thread *t, int id, int sign, int64_t count,
+                                                              MPI_Datatype type, int dest, MPI_Comm comm)
+{
+    return jp_lean_sendrecv(t, id, sign, count, type, dest, comm, 0, type, MPI_PROC_NULL);
 }
 
 /* jp_recv_from's lean path */
 static inline __attribute__((always_inline)) int jp_lean_recv(struct jp_thread *t, int id, int sign, int64_t count,
                                                               MPI_Datatype type, int source)
 {
-    int64_t bytes = 0;
-    if (source != MPI_PROC_NULL && count > 0) {
-        int64_t size = 0;
-        if (!jp_tsize_known(t, type, sign, &size)) {
-            return 0;
-        }
-        bytes = count * size;
-    }
-    jp_lean_count(t, id, sign, 0, bytes);
-    return 1;
+    return jp_lean_sendrecv(t, id, sign, 0, type, MPI_PROC_NULL, MPI_COMM_NULL, count, type, source);
 }
 
 /*

@@ -1,6 +1,6 @@
 /*
  * early: a run that ends before MPI_Finalize.
- *   early abort|exit|allexit|fatal|pollfatal|sendfatal|winfatal|segv [iters=3] [doubles=100] [dir]
+ *   early abort|exit|allexit|fatal|pollfatal|sendfatal|sendrecvfatal|winfatal|segv [iters=3] [doubles=100] [dir]
  * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
  * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
  * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
@@ -18,6 +18,10 @@
  * double to MPI_PROC_NULL from one call site (send_to), then prints "early sendfatal rank R" and sends
  * one double to rank 0 with tag -7 from there: MPI_ERR_TAG. Its lean path counted the call with its
  * 8 bytes and a message to rank 0 first: all of that must be taken back.
+ * sendrecvfatal: the same with MPI_Sendrecv (a function with arguments on the stack): 200 000 of one
+ * double with MPI_PROC_NULL both ways from one call site (sendrecv_with), then "early sendrecvfatal
+ * rank R" and one of one double with rank 0 both ways, send tag -7, from there: MPI_ERR_TAG. Its lean
+ * path counted 8 bytes out, 8 in and a message to rank 0 first: all of that must be taken back.
  * winfatal: every rank makes a window over its buffer (MPI_Win_create: its handler is
  * MPI_ERRORS_ARE_FATAL), then the last rank prints "early winfatal rank R" and calls MPI_Win_lock
  * on rank size + 5: the library ends it (and the job).
@@ -51,6 +55,12 @@ static __attribute__((noinline)) void rank_of(MPI_Comm comm, int *rank)
 static __attribute__((noinline)) void send_to(const double *x, int dest, int tag)
 {
     MPI_Send(x, 1, MPI_DOUBLE, dest, tag, MPI_COMM_WORLD);
+    __asm__ __volatile__("" ::: "memory");
+}
+/* MPI_Sendrecv of one double each way with one peer, from one call site */
+static __attribute__((noinline)) void sendrecv_with(const double *x, double *y, int peer, int tag)
+{
+    MPI_Sendrecv(x, 1, MPI_DOUBLE, peer, tag, y, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     __asm__ __volatile__("" ::: "memory");
 }
 static int my_rank = -1, world_size;
@@ -96,6 +106,7 @@ int main(int argc, char **argv)
     int win_mode = argc > 1 && strcmp(argv[1], "winfatal") == 0;
     int poll_mode = argc > 1 && strcmp(argv[1], "pollfatal") == 0;
     int send_mode = argc > 1 && strcmp(argv[1], "sendfatal") == 0;
+    int sendrecv_mode = argc > 1 && strcmp(argv[1], "sendrecvfatal") == 0;
     int iters = argc > 2 ? atoi(argv[2]) : 3;
     int m = argc > 3 ? atoi(argv[3]) : 100;
     double *out = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
@@ -132,6 +143,14 @@ int main(int argc, char **argv)
         fflush(stdout);
         send_to(out, 0, -7);
     }
+    if (sendrecv_mode && rank == size - 1) {
+        for (int i = 0; i < 200000; i++) {
+            sendrecv_with(out, in, MPI_PROC_NULL, 0);
+        }
+        printf("early sendrecvfatal rank %d\n", rank);
+        fflush(stdout);
+        sendrecv_with(out, in, 0, -7);
+    }
     if (win_mode) {
         MPI_Win win;
         MPI_Win_create(in, (MPI_Aint)(m > 0 ? m : 1) * (MPI_Aint)sizeof(double), sizeof(double), MPI_INFO_NULL,
@@ -152,7 +171,8 @@ int main(int argc, char **argv)
         printf("early abort rank %d\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, 3);
-    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && !poll_mode && !send_mode && rank == 0) {
+    } else if (!abort_mode && !fatal_mode && !segv_mode && !win_mode && !poll_mode && !send_mode && !sendrecv_mode
+               && rank == 0) {
         printf("early exit rank %d\n", rank);
         fflush(stdout);
         return 0;

@@ -167,7 +167,7 @@ public final class ProfileEmitter {
     }
 
     /** recorder.h's JP_KEEP_MAX: the most arguments a lean wrapper keeps. */
-    static final int KEEP_MAX = 8;
+    static final int KEEP_MAX = 12;
 
     /**
      * The lean path (recorder.h, jp_keep): an untimed call with nothing to do after it is counted, keeps

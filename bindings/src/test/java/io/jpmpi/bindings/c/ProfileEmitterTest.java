@@ -22,6 +22,9 @@ class ProfileEmitterTest {
               {"functions": ["MPI_Recv"], "post": ["jp_recv(&c, a_count, a_datatype);"], "bytes": true},
               {"functions": ["MPI_Ssend"], "post": ["jp_send(&c, a_count, a_datatype, a_dest, a_comm);"], "bytes": true,
                "inputs": true, "lean": "jp_lean_send(a_count, a_datatype, a_dest, a_comm)"},
+              {"functions": ["MPI_Sendrecv"], "post": ["jp_send(&c, a_sendcount, a_sendtype, a_dest, a_comm);"],
+               "bytes": true, "inputs": true,
+               "lean": "jp_lean_sendrecv(a_sendcount, a_sendtype, a_dest, a_comm, a_recvcount, a_recvtype, a_source)"},
               {"functions": ["MPI_Test"], "pre": ["save();"], "post": ["done();"], "bytes": false,
                "quick_when": "!jp_req_live"},
               {"functions": ["MPI_Bcast"], "pre": ["one();", "two();"], "post": ["three();"], "bytes": false}
@@ -102,8 +105,10 @@ class ProfileEmitterTest {
                 + "    jp_kept(args, 0, a_comm);\n    (void)PMPI_Barrier(a_comm);\n}\n"), c);
         assertTrue(c.contains("    [JP_F_MPI_Barrier] = jp_recall_MPI_Barrier,\n"), c);
         assertFalse(c.contains("jp_recall_MPI_Send("), c);
-        // more arguments than the thread keeps (MPI_Alltoallw's 9): the framed quick path
-        assertTrue(c.contains("    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Alltoallw), 1)) {\n"), c);
+        // more arguments than the thread keeps (MPI_Rget_accumulate's 13): the framed quick path; as many
+        // as it keeps (MPI_Alltoallw's 9), the lean path
+        assertTrue(c.contains("    if (__builtin_expect(jp_quick(&c, JP_F_MPI_Rget_accumulate), 1)) {\n"), c);
+        assertTrue(c.contains("    if (__builtin_expect((t = jp_lean(JP_F_MPI_Alltoallw)) != NULL, 1)) {\n"), c);
         // lines after the call not marked "inputs", or lines before it: the full wrapper only
         assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Recv)"), c);
         assertFalse(c.contains("jp_quick(&c, JP_F_MPI_Bcast)"), c);
@@ -133,9 +138,14 @@ class ProfileEmitterTest {
                 + "    return jp_lean_send(t, JP_F_MPI_Ssend, -1, a_count, a_datatype, a_dest, a_comm);\n}\n"), c);
         assertTrue(c.contains("    [JP_F_MPI_Ssend] = jp_recall_MPI_Ssend,\n"), c);
         assertTrue(c.contains("    [JP_F_MPI_Ssend] = jp_unlean_MPI_Ssend,\n"), c);
+        // twelve arguments, six of them on the stack: all kept, and the call still ends in the library's
+        assertTrue(c.contains("        MPI_Status *jp_k11 = a_status;\n        jp_keep(t, 11, jp_k11);\n"
+                + "        t->recall = JP_F_MPI_Sendrecv + 1;\n        return PMPI_Sendrecv(a_sendbuf,"), c);
+        assertTrue(c.contains("    return jp_lean_sendrecv(t, JP_F_MPI_Sendrecv, -1, a_sendcount, a_sendtype, a_dest,"
+                + " a_comm, a_recvcount, a_recvtype, a_source);\n}\n"), c);
         // a function without bytes takes calls and lean calls back itself (no helper)
         assertFalse(c.contains("jp_unlean_MPI_Barrier"), c);
-        assertFalse(c.contains("jp_unlean_MPI_Send"), c);
+        assertFalse(c.contains("jp_unlean_MPI_Send("), c);
     }
 
     @Test

@@ -56,6 +56,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * it: the watch takes all of it back, so the dump has 200 000 calls of no bytes and no message to rank 0
  * besides the ring's.
  *
+ * <p>sendrecvfatal: the same with MPI_Sendrecv, whose last six arguments are on the stack: 200 000 with
+ * MPI_PROC_NULL both ways, then one with rank 0 both ways and send tag -7 (MPI_ERR_TAG). The lean
+ * path counted its 8 bytes out, 8 in, its size bucket and its message to rank 0: all taken back.
+ *
  * <p>winfatal: the same on a window (every rank makes one; the last rank calls MPI_Win_lock on a
  * rank that does not exist): the window's handler, MPI_ERRORS_ARE_FATAL from its creation, is the
  * recorder's watch too on Open MPI; MPICH hands a window's default fatal error to MPI_COMM_WORLD's
@@ -80,7 +84,7 @@ class EarlyEndIT {
 
     static Stream<Arguments> cases() {
         return ProfileRun.cases().flatMap(a -> Stream.of("abort", "exit", "allexit", "fatal", "pollfatal", "sendfatal",
-                "winfatal", "segv")
+                "sendrecvfatal", "winfatal", "segv")
                 .map(mode -> Arguments.of(a.get()[0], a.get()[1], mode)));
     }
 
@@ -90,8 +94,9 @@ class EarlyEndIT {
     }
 
     /**
-     * poll: the last rank's 200 000 MPI_Comm_rank calls (pollfatal) or MPI_Send calls to MPI_PROC_NULL
-     * (sendfatal), or null; the failed one never returns, so it is not counted.
+     * poll: the last rank's 200 000 MPI_Comm_rank calls (pollfatal), MPI_Send calls to MPI_PROC_NULL
+     * (sendfatal) or MPI_Sendrecv calls with it (sendrecvfatal), or null; the failed one never returns,
+     * so it is not counted.
      */
     static Expected expected(int n, int iters, int doubles, boolean abort, boolean win, String poll, boolean[] with) {
         Expected e = new Expected(n);
@@ -116,6 +121,9 @@ class EarlyEndIT {
             if ("sendfatal".equals(poll) && r == n - 1) {
                 e.io(r, "MPI_Send", 0, 0, 200_000);
             }
+            if ("sendrecvfatal".equals(poll) && r == n - 1) {
+                e.io(r, "MPI_Sendrecv", 0, 0, 200_000);
+            }
         }
         return e;
     }
@@ -126,10 +134,11 @@ class EarlyEndIT {
         boolean abort = mode.equals("abort");
         boolean all = mode.equals("allexit");
         boolean win = mode.equals("winfatal");
-        boolean fatal = mode.equals("fatal") || mode.equals("pollfatal") || mode.equals("sendfatal") || win;
+        boolean fatal = mode.equals("fatal") || mode.equals("pollfatal") || mode.equals("sendfatal")
+                || mode.equals("sendrecvfatal") || win;
         boolean segv = mode.equals("segv");
         boolean poll = mode.equals("pollfatal");
-        boolean send = mode.equals("sendfatal");
+        boolean send = mode.equals("sendfatal") || mode.equals("sendrecvfatal");
         int ender = abort || fatal || segv ? RANKS - 1 : 0;
         Result r = ProfileRun.run(impl, level, RANKS, "early", mode, Integer.toString(ITERS),
                 Integer.toString(DOUBLES));

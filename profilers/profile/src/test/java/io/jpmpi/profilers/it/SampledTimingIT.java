@@ -24,13 +24,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Sampled timing (PROFILE.md, "Sampled timing"): poll.c calls MPI_Comm_rank SHORT times and an
  * empty MPI_Iprobe SHORT/4 times (calls of tens of nanoseconds, too short to time honestly),
- * MPI_Send to and MPI_Recv from MPI_PROC_NULL SHORT/4 times each and a ring of 8-byte messages SHORT/1000
- * times on a communicator of all ranks in reverse order, each world rank sending to world rank - 1 (the
- * untimed calls of a sampled MPI_Send and MPI_Recv take the lean path, counted with their bytes and
- * messages before the call, the ring's sends to the world ranks the thread keeps for the ring's), then MPI_Sendrecv of 1 MiB ITERS times (hundreds of
- * microseconds: every call timed). The counts and
- * bytes are exact as always ({@link Checks}); MPI_Comm_rank, MPI_Send and MPI_Recv were timed on a sample only (some calls
- * timed, fewer than counted, a variance above 0), MPI_Sendrecv and the rest on every call (MPI_Iprobe
+ * MPI_Send to, MPI_Recv from and MPI_Sendrecv with MPI_PROC_NULL SHORT/4 times each, and a ring of
+ * 8-byte messages SHORT/1000 times on a communicator of all ranks in reverse order (MPI_Send and
+ * MPI_Recv, then an MPI_Sendrecv on every rank), each world rank sending to world rank - 1 (the
+ * untimed calls of a sampled MPI_Send, MPI_Recv and MPI_Sendrecv take the lean path, counted with their
+ * bytes and messages before the call, the ring's sends to the world ranks the thread keeps for the
+ * ring's), then MPI_Sendrecv_replace of 1 MiB ITERS times (hundreds of microseconds: every call
+ * timed). The counts and bytes are exact as always ({@link Checks}); MPI_Comm_rank, MPI_Send, MPI_Recv
+ * and MPI_Sendrecv were timed on a sample only (some calls timed, fewer than counted, a variance above
+ * 0), MPI_Sendrecv_replace and the rest on every call (MPI_Iprobe
  * either way: {@link #EITHER}, but the figures say which consistently); the
  * merged profile and both reports say so. With JPMPI_PROFILE_TIMING=all every call is timed.
  */
@@ -40,10 +42,11 @@ class SampledTimingIT {
     static final int DOUBLES = 131072;
     static final int ITERS = 4;
     /**
-     * Always too short to time honestly: a local query of a few nanoseconds; a send to and a receive
-     * from MPI_PROC_NULL (whatever the ring's calls then make of the stride, some were untimed).
+     * Always too short to time honestly: a local query of a few nanoseconds; a send to, a receive from
+     * and an exchange with MPI_PROC_NULL (whatever the ring's calls then make of the stride, some were
+     * untimed).
      */
-    static final List<String> SAMPLED = List.of("MPI_Comm_rank", "MPI_Send", "MPI_Recv");
+    static final List<String> SAMPLED = List.of("MPI_Comm_rank", "MPI_Send", "MPI_Recv", "MPI_Sendrecv");
     /**
      * Either: an empty MPI_Iprobe takes tens of nanoseconds, but Open MPI yields the processor in it
      * when the ranks oversubscribe the cores (microseconds: then every call is timed).
@@ -57,9 +60,11 @@ class SampledTimingIT {
             e.call(r, "MPI_Comm_rank", SHORT).call(r, "MPI_Iprobe", SHORT / 4);
             // to and from MPI_PROC_NULL: nothing moves; the ring: 8 bytes to the right, from the left
             e.io(r, "MPI_Send", 0, 0, SHORT / 4).io(r, "MPI_Recv", 0, 0, SHORT / 4);
+            e.io(r, "MPI_Sendrecv", 0, 0, SHORT / 4);
             e.send(r, "MPI_Send", (r + RANKS - 1) % RANKS, 8, SHORT / 1000).io(r, "MPI_Recv", 0, 8, SHORT / 1000);
+            e.io(r, "MPI_Sendrecv", 8, 8, SHORT / 1000).msg(r, (r + RANKS - 1) % RANKS, 8, SHORT / 1000);
             e.call(r, "MPI_Comm_split", 1).call(r, "MPI_Comm_free", 1);
-            e.io(r, "MPI_Sendrecv", b, b, ITERS).msg(r, (r + 1) % RANKS, b, ITERS);
+            e.io(r, "MPI_Sendrecv_replace", b, b, ITERS).msg(r, (r + 1) % RANKS, b, ITERS);
         }
         return e;
     }
