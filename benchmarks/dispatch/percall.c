@@ -9,6 +9,8 @@
  *   level0  - level 0's own MPI_X (the wrapper reached directly: the classic wrapper's path)
  *   clock2  - bottom with the clock read before and after each call and the difference summed: what
  *             timing every call costs at the least, whatever a tool does besides (rdtsc on x86-64)
+ * "MPI_Isend+Irecv+Waitall" is one exchange of three calls (each reached the variant's way, clock2
+ * reading the clock around each of the three).
  * Blocks of N calls alternate between variants (ABCABC...), R rounds; the report gives, per
  * variant, the median ns/call and the median over rounds of (variant - bottom), so slow drifts of
  * the machine cancel out. Run under mpirun with one rank; see run.sh for the configurations.
@@ -28,16 +30,19 @@ typedef int (*iprobe_t)(int, int, MPI_Comm, int *, MPI_Status *);
 typedef int (*send_t)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 typedef int (*sendrecv_t)(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int, int, MPI_Comm,
                           MPI_Status *);
+typedef int (*isend_t)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+typedef int (*irecv_t)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+typedef int (*waitall_t)(int, MPI_Request *, MPI_Status *);
 
 /* MPI_Sendrecv's communicator: a duplicate of MPI_COMM_WORLD, as libraries and most codes use (a tool
  * maps its ranks to world ranks; MPI_COMM_WORLD's are the same) */
 static MPI_Comm dup_comm = MPI_COMM_NULL;
 
-enum { MAX_VARIANTS = 4, MAX_ROUNDS = 101 };
+enum { MAX_VARIANTS = 4, MAX_ROUNDS = 101, MAX_PARTS = 3 };
 
 struct variant {
     const char *name;
-    jpmpi_function_t fn;
+    jpmpi_function_t fn[MAX_PARTS]; /* the measured call's functions (one but for the exchange) */
     int clocked; /* the clock read around each call */
     double ns[MAX_ROUNDS];
     double delta[MAX_ROUNDS];
@@ -67,8 +72,9 @@ static volatile unsigned long long clocked_sum;
         }                                                                                              \
     } while (0)
 
-static double block(const char *call, jpmpi_function_t fn, long n, int clocked)
+static double block(const char *call, const jpmpi_function_t *fns, long n, int clocked)
 {
+    jpmpi_function_t fn = fns[0];
     int rank = 0, flag = 0;
     unsigned long long sum = 0;
     double t0 = now_ns();
@@ -90,6 +96,18 @@ static double block(const char *call, jpmpi_function_t fn, long n, int clocked)
         for (long i = 0; i < n; i++) {
             CALL(clocked, f(&x, 1, MPI_DOUBLE, 0, 7, &y, 1, MPI_DOUBLE, 0, 7, dup_comm, MPI_STATUS_IGNORE));
         }
+    } else if (strcmp(call, "MPI_Isend+Irecv+Waitall") == 0) {
+        /* one double to this rank itself, non-blocking both ways, on the duplicate: a halo exchange's calls */
+        isend_t isend = (isend_t)fn;
+        irecv_t irecv = (irecv_t)fns[1];
+        waitall_t waitall = (waitall_t)fns[2];
+        double x = 1, y = 0;
+        MPI_Request r[2];
+        for (long i = 0; i < n; i++) {
+            CALL(clocked, irecv(&y, 1, MPI_DOUBLE, 0, 7, dup_comm, &r[0]));
+            CALL(clocked, isend(&x, 1, MPI_DOUBLE, 0, 7, dup_comm, &r[1]));
+            CALL(clocked, waitall(2, r, MPI_STATUSES_IGNORE));
+        }
     } else {
         iprobe_t f = (iprobe_t)fn;
         for (long i = 0; i < n; i++) {
@@ -109,20 +127,30 @@ static jpmpi_function_t jpmpi_lookup(int depth, const char *name)
     return resolve && active && active() ? resolve(depth, name) : NULL;
 }
 
-static void measure(const char *config, const char *call, jpmpi_function_t mpi, jpmpi_function_t pmpi, long n,
-                    int rounds)
+/* call: the label; names, mpi, pmpi: its parts (NULL after the last), their MPI_ and PMPI_ functions */
+static void measure_parts(const char *config, const char *call, const char *const *names, const jpmpi_function_t *mpi,
+                          const jpmpi_function_t *pmpi, long n, int rounds)
 {
-    struct variant v[MAX_VARIANTS];
+    struct variant v[MAX_VARIANTS] = {0};
     int nv = 0;
     jpmpi_level_count_t count = (jpmpi_level_count_t)(jpmpi_function_t)dlsym(RTLD_DEFAULT, "jpmpi_level_count");
     int levels = count ? count() : 0;
-    jpmpi_function_t bottom = jpmpi_lookup(levels, call);
-    v[nv++] = (struct variant){.name = "bottom", .fn = bottom ? bottom : pmpi};
-    v[nv++] = (struct variant){.name = "mpi", .fn = mpi};
+    v[nv++].name = "bottom";
+    v[nv++].name = "mpi";
     if (levels > 0) {
-        v[nv++] = (struct variant){.name = "level0", .fn = jpmpi_lookup(0, call)};
+        v[nv++].name = "level0";
     }
-    v[nv++] = (struct variant){.name = "clock2", .fn = v[0].fn, .clocked = 1};
+    v[nv].name = "clock2";
+    v[nv++].clocked = 1;
+    for (int k = 0; k < MAX_PARTS && names[k]; k++) {
+        jpmpi_function_t bottom = jpmpi_lookup(levels, names[k]);
+        v[0].fn[k] = bottom ? bottom : pmpi[k];
+        v[1].fn[k] = mpi[k];
+        if (levels > 0) {
+            v[2].fn[k] = jpmpi_lookup(0, names[k]);
+        }
+        v[nv - 1].fn[k] = v[0].fn[k];
+    }
     for (int i = 0; i < nv; i++) {
         block(call, v[i].fn, n / 10, v[i].clocked); /* warm up */
     }
@@ -140,6 +168,13 @@ static void measure(const char *config, const char *call, jpmpi_function_t mpi, 
     }
 }
 
+static void measure(const char *config, const char *call, jpmpi_function_t mpi, jpmpi_function_t pmpi, long n,
+                    int rounds)
+{
+    const char *names[] = {call, NULL};
+    measure_parts(config, call, names, &mpi, &pmpi, n, rounds);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -155,6 +190,12 @@ int main(int argc, char **argv)
     measure(config, "MPI_Iprobe", (jpmpi_function_t)MPI_Iprobe, (jpmpi_function_t)PMPI_Iprobe, n / 10, rounds);
     MPI_Comm_dup(MPI_COMM_WORLD, &dup_comm);
     measure(config, "MPI_Sendrecv", (jpmpi_function_t)MPI_Sendrecv, (jpmpi_function_t)PMPI_Sendrecv, n / 10, rounds);
+    const char *exchange[] = {"MPI_Isend", "MPI_Irecv", "MPI_Waitall", NULL};
+    const jpmpi_function_t exchange_mpi[] = {(jpmpi_function_t)MPI_Isend, (jpmpi_function_t)MPI_Irecv,
+                                             (jpmpi_function_t)MPI_Waitall};
+    const jpmpi_function_t exchange_pmpi[] = {(jpmpi_function_t)PMPI_Isend, (jpmpi_function_t)PMPI_Irecv,
+                                              (jpmpi_function_t)PMPI_Waitall};
+    measure_parts(config, "MPI_Isend+Irecv+Waitall", exchange, exchange_mpi, exchange_pmpi, n / 10, rounds);
     MPI_Comm_free(&dup_comm);
     MPI_Finalize();
     return 0;

@@ -1,7 +1,8 @@
 /*
- * rec_requests.c - the profile recorder's request tracking: non-blocking and persistent
- * point-to-point requests and persistent collectives, counted into the matrix when they complete
- * (Wait/Test families) or, for persistent collectives, at each start.
+ * rec_requests.c - the profile recorder's request tracking: persistent point-to-point requests,
+ * whose sends are counted into the matrix when a start completes (Wait/Test families), and persistent
+ * collectives, whose bytes are counted at each start. (A non-blocking send is counted when it is
+ * called, as a blocking one: semantics.json; its request is not followed.)
  */
 #define _GNU_SOURCE
 #include "recorder_private.h"
@@ -13,8 +14,8 @@
 /* ---------------------------------------------------------------- request tracking */
 
 /*
- * Requests whose completion the matrix needs: non-blocking sends (counted when they complete),
- * persistent sends and receives, persistent collectives (bytes at each start). Keyed by handle, in
+ * Requests whose starts or completions the figures need: persistent sends (the matrix, when a
+ * start completes) and receives, persistent collectives (bytes at each start). Keyed by handle, in
  * an open-addressing table with linear probing that grows (doubling, rehashed) to stay at most half
  * full, and deletes by shifting the entries after a removed one back (no tombstones). A lookup of a
  * handle that is not there (the completion of a receive, which is not tracked, on every test that
@@ -96,10 +97,10 @@ static struct jp_req *jp_req_find(uintptr_t key)
 }
 
 /*
- * A new entry for `key`, even if the key is there already. Handles are not unique: MPICH (4.x)
- * returns the same builtin handle for every send that completed at once (MPIR_Request_create_complete),
- * so two MPI_Isend posts can give equal handles that are both live; each post keeps its own entry and
- * each completion of the handle takes one of them (they complete together anyway). NULL without memory.
+ * A new entry for `key`, even if the key is there already: a library may give several live requests
+ * one handle (MPICH 4.x returns the same builtin handle for every non-blocking send that completed at
+ * once, MPIR_Request_create_complete); each keeps its own entry and each completion of the handle
+ * takes one of them (they complete together anyway). NULL without memory.
  */
 static struct jp_req *jp_req_new(uintptr_t key)
 {
@@ -163,19 +164,6 @@ int64_t jp_status_bytes(int rc, const MPI_Status *status)
         return 0;
     }
     return (int64_t)n;
-}
-
-void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req)
-{
-    if (dest == MPI_PROC_NULL) {
-        return;
-    }
-    int64_t bytes = count > 0 ? count * jp_tsize(c, t) : 0;
-    c->sent += bytes;
-    int world = jp_world(c->t, comm, dest);
-    if (world >= 0 && world != jp_world_rank) {
-        jp_req_add(req, JP_RQ_SEND, 0, c->on != 0, world, bytes, 0);
-    }
 }
 
 void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req)

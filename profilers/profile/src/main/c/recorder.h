@@ -562,7 +562,6 @@ static inline void jp_io_out(struct jp_call *c, int rc, const MPI_Status *status
 {
     c->sent += jp_status_bytes(rc, status);
 }
-void jp_isend(struct jp_call *c, int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
 void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_Request req);
 void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req);
 void jp_start(struct jp_call *c, int n, const MPI_Request *reqs);
@@ -578,10 +577,11 @@ void jp_req_note(struct jp_thread *t, uintptr_t req);
 
 /*
  * 1 when a completion call of these n handles has nothing to look up after it: no request is
- * followed, or its one handle is not (a receive's, as in a polling loop while sends are in flight):
- * it may then take the quick path. The full path notes what the table says of a one-handle call's
- * handle (jp_reqs_save), with the table's generation, so that polling the same handle again costs a
- * comparison here; a request followed since (a new send may reuse a handle) changes the generation.
+ * followed, or its one handle is not (a non-blocking call's, as in a polling loop while persistent
+ * requests are set up): it may then take the quick path. The full path notes what the table says of a
+ * one-handle call's handle (jp_reqs_save), with the table's generation, so that polling the same
+ * handle again costs a comparison here; a request followed since (a new one may reuse a handle)
+ * changes the generation.
  */
 static inline __attribute__((always_inline)) int jp_unfollowed(int n, const MPI_Request *reqs)
 {
