@@ -2,7 +2,8 @@
  * early: a run that ends before MPI_Finalize.
  *   early abort|exit|allexit|fatal|pollfatal|sendfatal|sendrecvfatal|winfatal|segv [iters=3] [doubles=100] [dir]
  * Every rank: iters x MPI_Sendrecv (doubles doubles to the right, from the left), MPI_Barrier.
- * Then, abort: the last rank prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3);
+ * Then, abort: the last rank posts an MPI_Isend of one double to rank 0 (tag 9, which no rank
+ * receives), prints "early abort rank R" and calls MPI_Abort(MPI_COMM_WORLD, 3) without waiting for it;
  * exit: rank 0 prints "early exit rank 0" and returns from main without MPI_Finalize. The other
  * ranks sleep (outside MPI) until the launcher ends them; if it has not after 30 s they print
  * "early survived rank R" and call MPI_Finalize.
@@ -33,7 +34,7 @@
  * every rank's file is there: no rank leaves, and so no launcher ends the others, before every rank
  * has run all its exit handlers.
  * MPI calls before the end: MPI_Init, MPI_Comm_rank, MPI_Comm_size, iters x MPI_Sendrecv,
- * MPI_Barrier (and MPI_Abort on the aborting rank).
+ * MPI_Barrier (and MPI_Isend and MPI_Abort on the aborting rank).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -168,6 +169,8 @@ int main(int argc, char **argv)
         *nowhere = rank;
     }
     if (abort_mode && rank == size - 1) {
+        MPI_Request pending;
+        MPI_Isend(out, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD, &pending);
         printf("early abort rank %d\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, 3);

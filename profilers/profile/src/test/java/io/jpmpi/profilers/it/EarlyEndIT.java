@@ -25,8 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Runs that end before MPI_Finalize (early.c): after ITERS MPI_Sendrecv around the ring and an
- * MPI_Barrier, either the last rank calls MPI_Abort(MPI_COMM_WORLD, 3) or rank 0 returns from main
- * without MPI_Finalize, while the others sleep outside MPI until the launcher ends them.
+ * MPI_Barrier, either the last rank calls MPI_Abort(MPI_COMM_WORLD, 3) (after an MPI_Isend to rank 0
+ * that it never waits for: counted when called, its bytes and its message, as PROFILE.md says) or
+ * rank 0 returns from main without MPI_Finalize, while the others sleep outside MPI until the
+ * launcher ends them.
  *
  * <p>The rank that ends the run leaves its dump, state ABORT (detail 3) or EXIT, with exactly its
  * calls, bytes and matrix row. The others are ended by the launcher: MPICH's hydra sends SIGKILL,
@@ -113,7 +115,8 @@ class EarlyEndIT {
                 e.call(r, "MPI_Win_create");
             }
             if (abort && r == n - 1) {
-                e.call(r, "MPI_Abort");
+                // a non-blocking send is counted when it is called, bytes and message, waited for or not
+                e.send(r, "MPI_Isend", 0, 8, 1).call(r, "MPI_Abort");
             }
             if ("pollfatal".equals(poll) && r == n - 1) {
                 e.call(r, "MPI_Comm_rank", 200_000);
