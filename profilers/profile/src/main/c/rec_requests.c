@@ -29,9 +29,8 @@ struct jp_req {
     uintptr_t key;
     int used;
     int kind;
-    int persistent;
-    int active;             /* a persistent request was started and not yet completed */
-    int counted;            /* recording was on at the post or the start */
+    int active;             /* started and not yet completed */
+    int counted;            /* recording was on at the start */
     int cancelled;
     int world;              /* destination (sends) */
     int64_t bytes;          /* sends/receives: per message; collectives: sent */
@@ -97,10 +96,8 @@ static struct jp_req *jp_req_find(uintptr_t key)
 }
 
 /*
- * A new entry for `key`, even if the key is there already: a library may give several live requests
- * one handle (MPICH 4.x returns the same builtin handle for every non-blocking send that completed at
- * once, MPIR_Request_create_complete); each keeps its own entry and each completion of the handle
- * takes one of them (they complete together anyway). NULL without memory.
+ * A new entry for `key`, even if the key is there already (each entry leaves with its own
+ * MPI_Request_free). NULL without memory.
  */
 static struct jp_req *jp_req_new(uintptr_t key)
 {
@@ -137,8 +134,8 @@ static void jp_req_drop(struct jp_req *q)
     jp_req_live--;
 }
 
-static void jp_req_add(MPI_Request req, int kind, int persistent, int counted, int world, int64_t bytes,
-                       int64_t recv)
+/* A persistent request set up: what each of its starts moves (counted from its first start on). */
+static void jp_req_add(MPI_Request req, int kind, int world, int64_t bytes, int64_t recv)
 {
     if (req == MPI_REQUEST_NULL) {
         return;
@@ -147,8 +144,6 @@ static void jp_req_add(MPI_Request req, int kind, int persistent, int counted, i
     struct jp_req *q = jp_req_new((uintptr_t)req);
     if (q) {
         q->kind = kind;
-        q->persistent = persistent;
-        q->counted = counted;
         q->world = world;
         q->bytes = bytes;
         q->recv = recv;
@@ -173,19 +168,19 @@ void jp_psend_init(int64_t count, MPI_Datatype t, int dest, MPI_Comm comm, MPI_R
     }
     struct jp_call c = {.t = jp_self ? jp_self : jp_thread_new()};
     int64_t bytes = count > 0 ? count * jp_tsize(&c, t) : 0;
-    jp_req_add(req, JP_RQ_SEND, 1, 0, jp_world(c.t, comm, dest), bytes, 0);
+    jp_req_add(req, JP_RQ_SEND, jp_world(c.t, comm, dest), bytes, 0);
 }
 
 void jp_precv_init(int64_t count, MPI_Datatype t, MPI_Request req)
 {
     struct jp_call c = {.t = jp_self ? jp_self : jp_thread_new()};
     int64_t bytes = count > 0 ? count * jp_tsize(&c, t) : 0;
-    jp_req_add(req, JP_RQ_RECV, 1, 0, -1, bytes, 0);
+    jp_req_add(req, JP_RQ_RECV, -1, bytes, 0);
 }
 
 void jp_pcoll_init(struct jp_call *c, MPI_Request req)
 {
-    jp_req_add(req, JP_RQ_COLL, 1, 0, -1, c->sent, c->recv);
+    jp_req_add(req, JP_RQ_COLL, -1, c->sent, c->recv);
     c->sent = 0;
     c->recv = 0;
 }
@@ -198,7 +193,7 @@ void jp_start(struct jp_call *c, int n, const MPI_Request *reqs)
     pthread_mutex_lock(&jp_req_lock);
     for (int i = 0; i < n; i++) {
         struct jp_req *q = reqs[i] == MPI_REQUEST_NULL ? NULL : jp_req_find((uintptr_t)reqs[i]);
-        if (!q || !q->persistent) {
+        if (!q) {
             continue;
         }
         q->active = 1;
@@ -260,20 +255,15 @@ void jp_reqs_release_heap(struct jp_reqs *s)
 }
 
 /*
- * A tracked request completed: count a send in the matrix if recording was on when it was posted
- * (or started) - as its bytes were counted then - whether or not it is on now; forget
- * non-persistent ones.
+ * A tracked request's start completed: count a send in the matrix if recording was on when it was
+ * started - as its bytes were counted then - whether or not it is on now.
  */
 static void jp_req_done_locked(struct jp_call *c, struct jp_req *q)
 {
-    if (q->kind == JP_RQ_SEND && q->counted && !q->cancelled && (!q->persistent || q->active)) {
+    if (q->kind == JP_RQ_SEND && q->counted && !q->cancelled && q->active) {
         jp_matrix_add(c->t, q->world, q->bytes);
     }
-    if (q->persistent) {
-        q->active = 0;
-    } else {
-        jp_req_drop(q);
-    }
+    q->active = 0;
 }
 
 void jp_reqs_done(struct jp_call *c, struct jp_reqs *s, int n, const int *which)
@@ -318,14 +308,8 @@ void jp_request_freed(struct jp_call *c, MPI_Request req)
     struct jp_req *q = jp_req_find((uintptr_t)req);
     if (q) {
         /* A freed active send still goes out: count it now. */
-        if (!q->persistent) {
-            jp_req_done_locked(c, q);
-        } else {
-            if (q->active) {
-                jp_req_done_locked(c, q);
-            }
-            jp_req_drop(q);
-        }
+        jp_req_done_locked(c, q);
+        jp_req_drop(q);
     }
     pthread_mutex_unlock(&jp_req_lock);
 }
