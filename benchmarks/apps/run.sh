@@ -20,7 +20,8 @@
 # that before and after are measured side by side. JPMPI_A=DIR measures that tree as A instead of
 # the development installation (which a build during the run would change under it). A tree B older
 # than the no-op level's API: JPMPI_B_NOOP_SRC=DIR, the level's source for it (`git archive COMMIT
-# benchmarks/java-level/src | tar -x -C DIR --strip-components=3`).
+# benchmarks/java-level/src | tar -x -C DIR --strip-components=3`). APPS_TIMES=FILE keeps every job's
+# line "APP NP CONFIG ROUND SECONDS" in FILE, written as each job ends.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -49,6 +50,10 @@ done
 compare_trees
 work=$(mktemp -d "${TMPDIR:-/tmp}/jpmpi-apps.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# every job's wall time, one line each as it ends (APPS_TIMES=FILE keeps them: a paired analysis, a
+# partial run's figures)
+times=${APPS_TIMES:-$work/times.txt}
+: >"$times"
 declare -A noop
 for t in "${trees[@]}"; do
     src=""
@@ -85,7 +90,7 @@ job() {
     esac
 }
 
-# one APP NP CONFIG ROUND: runs the job once, appends "APP NP CONFIG ROUND SECONDS" to times.txt.
+# one APP NP CONFIG ROUND: runs the job once, appends "APP NP CONFIG ROUND SECONDS" to $times.
 one() {
     local app=$1 np=$2 config=$3 round=$4 t=A tools="" dir start end
     dir="$work/run/$app-$np-${config//[:+]/_}-$round"
@@ -114,7 +119,7 @@ one() {
         exit 1
     fi
     end=$EPOCHREALTIME
-    echo "$app $np $config $round $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" >>"$work/times.txt"
+    echo "$app $np $config $round $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" >>"$times"
     rm -rf "$dir"
 }
 
@@ -134,7 +139,7 @@ echo "jpmpi applications benchmark: $rounds rounds; A = $tree_a${JPMPI_B:+, B = 
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "sizes: hpcc N=$hpcc_n, lammps ${lammps_cells}^3 cells x $lammps_steps steps, elk ${elk_k}^3 k-points"
 printf "%-8s %3s  %-18s %9s  %10s  %s\n" app np tools "wall (s)" "vs plain" "[min .. max] over rounds"
-awk -v order="${configs[*]:1}" -f "$root/benchmarks/median.awk" -f /dev/stdin "$work/times.txt" <<'AWK' | sort -k1,1 -k2,2n -s
+awk -v order="${configs[*]:1}" -f "$root/benchmarks/median.awk" -f /dev/stdin "$times" <<'AWK' | sort -k1,1 -k2,2n -s
 { t[$1 " " $2 " " $3 " " $4] = $5; key[$1 " " $2] = 1; round[$4] = 1 }
 END {
     for (k in key) {

@@ -57,6 +57,7 @@ __thread void *jpmpi_caller __attribute__((tls_model("initial-exec")));
 __thread void *jpmpi_entry_ra __attribute__((tls_model("initial-exec")));
 unsigned char jpmpi_from[JPMPI_NSLOTS][JPMPI_MAX_LEVELS + 1];
 jpmpi_fn jpmpi_defs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
+jpmpi_fn jpmpi_lone[JPMPI_NSLOTS];
 jpmpi_fn jpmpi_bottom[JPMPI_NSLOTS]; /* bottom[], or jpmpi_missing[] where that is NULL */
 __thread struct jpmpi_fp_frame *jpmpi_fp_top __attribute__((tls_model("initial-exec")));
 jpmpi_fn jpmpi_jdefs[JPMPI_MAX_LEVELS][JPMPI_NSLOTS];
@@ -213,6 +214,24 @@ static jpmpi_fn entry_route(const jpmpi_fn *enter, int slot, int start)
     return jpmpi_from[slot][start < 0 ? 0 : start] == JPMPI_BOTTOM ? bottom[slot] : enter[slot];
 }
 
+/* The definition of the one C level that alone defines slot, which the application's MPI_X then reaches
+ * through the slot's lone entry (jpmpi_core.h, JPMPI_ENTER_LONE); NULL when no level, several or a Java
+ * level define it, or the slot has no lone entry. */
+static jpmpi_fn lone_definition(int slot)
+{
+    unsigned n = jpmpi_from[slot][0];
+    if (n == JPMPI_BOTTOM || levels[n].java || jpmpi_from[slot][n + 1] != JPMPI_BOTTOM || !jpmpi_enter_lone[slot]) {
+        return NULL;
+    }
+    return levels[n].fn[slot];
+}
+
+/* Where the application's MPI_X goes: the lone entry, the slot's entry or the library (NULL if it lacks X). */
+static jpmpi_fn app_route(int slot)
+{
+    return lone_definition(slot) && jpmpi_lone[slot] ? jpmpi_enter_lone[slot] : entry_route(jpmpi_enter_app, slot, 0);
+}
+
 /* Where level k's PMPI_X goes: X's guard when a level below k defines X, else the library; for a
  * Java level, X's java-below either way (jpmpi_core.h, the floating-point state). */
 static jpmpi_fn forward_route(int k, int slot)
@@ -351,7 +370,11 @@ static void link_chain(void)
         if (slot == JPMPI_SLOT_MPI_Pcontrol) {
             continue;
         }
-        jpmpi_fn top = entry_route(jpmpi_enter_app, slot, 0), next = entry_route(jpmpi_enter_pmpi, slot, 1);
+        jpmpi_fn lone = lone_definition(slot);
+        if (lone) { /* (before the route that reads it) */
+            __atomic_store_n(&jpmpi_lone[slot], lone, __ATOMIC_RELEASE);
+        }
+        jpmpi_fn top = app_route(slot), next = entry_route(jpmpi_enter_pmpi, slot, 1);
         /* one store each: the exports jump through these while other threads call (a level leaving) */
         if (top) {
             __atomic_store_n(&jpmpi_entry[slot], top, __ATOMIC_RELEASE);
@@ -787,7 +810,7 @@ jpmpi_fn jpmpi_core_first(int slot, int pmpi, void *ra)
     if (from_fortran(ra)) {
         target = entry_route(jpmpi_enter_fort, slot, entries.fort_pos);
     } else {
-        target = entry_route(pmpi ? jpmpi_enter_pmpi : jpmpi_enter_app, slot, pmpi);
+        target = pmpi ? entry_route(jpmpi_enter_pmpi, slot, 1) : app_route(slot);
     }
     if (target == NULL) {
         jpmpi_core_missing(slot);

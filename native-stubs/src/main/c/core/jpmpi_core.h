@@ -115,6 +115,28 @@ JPMPI_HIDDEN void jpmpi_fort_layer_scan(void);
         return jp_r_;                                                                 \
     } while (0)
 
+/* The application's MPI_X where one C level alone defines X (core.c, lone_definition): that level's PMPI_X
+ * reaches the library directly, no guard and no level below it reads the word for X, so while no other
+ * call is on its way down the entry only writes the caller word and jumps to the level (a tail call: no
+ * frame, no register saved, nothing to put back: jpmpi_cur stays 0). A call arriving while another is
+ * on its way down goes to `full`, the slot's JPMPI_ENTER_APP entry, which asks whether the library makes
+ * it. So what the word marks as on its way down is a call through several levels or a Java one; a
+ * library calling its own MPI_Y (not PMPI_Y) inside a lone level's MPI_X would pass as the program's,
+ * as it does inside a call no level defines (Open MPI and MPICH make their own calls through PMPI_Y or
+ * internal names: LibraryInternalCallsIT). jpmpi_lone[slot] holds the level's definition; once set it is
+ * never cleared (a call that read the route before a level left still reaches the level). MPI_Init and
+ * MPI_Init_thread, which a guard takes for each other, have none (jpmpi_enter_lone NULL). */
+extern JPMPI_HIDDEN jpmpi_fn jpmpi_lone[JPMPI_NSLOTS];
+extern JPMPI_HIDDEN const jpmpi_fn jpmpi_enter_lone[JPMPI_NSLOTS];
+#define JPMPI_ENTER_LONE(type, slot, full, args)                                      \
+    do {                                                                              \
+        if (__builtin_expect(jpmpi_cur != 0, 0)) {                                    \
+            return full args;                                                         \
+        }                                                                             \
+        jpmpi_caller = __builtin_return_address(0);                                   \
+        return ((type)jpmpi_lone[slot])args;                                          \
+    } while (0)
+
 /* A function with arguments on the stack (more than six on x86-64) cannot take JPMPI_ENTER_APP's
  * hot part without cost: to forward its stack arguments in C, the compiler copies them all on every
  * path, the one to the library included (it loads them into six callee-saved registers it must save,
@@ -131,14 +153,12 @@ JPMPI_HIDDEN void jpmpi_fort_layer_scan(void);
 extern JPMPI_HIDDEN __thread void *jpmpi_entry_ra __attribute__((tls_model("initial-exec")));
 /* jpmpi_from's row length and JPMPI_BOTTOM as the assembler reads them. */
 #define JPMPI_FROM_ROW_ JPMPI_STR(JPMPI_MAX_LEVELS) "+1"
+/* An entry in assembly: a hidden function that starts a cache line (JPMPI_HOT_ALIGN), and its end. */
+#define JPMPI_ASM_BEGIN(name) \
+    ".text\n.p2align 6\n.globl " #name "\n.hidden " #name "\n.type " #name ", @function\n" #name ":\n.cfi_startproc\n"
+#define JPMPI_ASM_END(name) ".cfi_endproc\n.size " #name ", .-" #name "\n"
 #define JPMPI_ENTER_APP_ASM(name, slot, call, slow)                                    \
-    __asm__(".text\n"                                                                 \
-            ".p2align 6\n"                                                            \
-            ".globl " #name "\n"                                                      \
-            ".hidden " #name "\n"                                                     \
-            ".type " #name ", @function\n"                                            \
-            #name ":\n"                                                               \
-            ".cfi_startproc\n"                                                        \
+    __asm__(JPMPI_ASM_BEGIN(name)                                                     \
             "\tmovzbl jpmpi_from+(" #slot ")*(" JPMPI_FROM_ROW_ ")(%rip), %eax\n"      \
             "\tcmpl $255, %eax\n"                                                     \
             "\tje 1f\n"                                                               \
@@ -156,8 +176,19 @@ extern JPMPI_HIDDEN __thread void *jpmpi_entry_ra __attribute__((tls_model("init
             "\tmovq (%rsp), %r11\n"                                                   \
             "\tmovq %r11, %fs:(%r10)\n"                                               \
             "\tjmp " #slow "\n"                                                       \
-            ".cfi_endproc\n"                                                          \
-            ".size " #name ", .-" #name "\n")
+            JPMPI_ASM_END(name))
+/* JPMPI_ENTER_LONE for a function with arguments on the stack: in C the compiler copies them even for
+ * the jump (it loads them all into registers it saves, and stores them back), so here it only jumps. */
+#define JPMPI_ENTER_LONE_ASM(name, slot, full)                                         \
+    __asm__(JPMPI_ASM_BEGIN(name)                                                     \
+            "\tmovq jpmpi_cur@gottpoff(%rip), %r10\n"                                 \
+            "\tcmpl $0, %fs:(%r10)\n"                                                 \
+            "\tjne " #full "\n"                                                       \
+            "\tmovq jpmpi_caller@gottpoff(%rip), %r10\n"                              \
+            "\tmovq (%rsp), %r11\n"                                                   \
+            "\tmovq %r11, %fs:(%r10)\n"                                               \
+            "\tjmp *jpmpi_lone+(" #slot ")*8(%rip)\n"                                 \
+            JPMPI_ASM_END(name))
 _Static_assert(JPMPI_BOTTOM == 255u, "JPMPI_ENTER_APP_ASM compares with 255");
 _Static_assert(JPMPI_CUR(1, 2) == ((2u << 8) | 2u), "JPMPI_ENTER_APP_ASM forms the word as JPMPI_CUR");
 _Static_assert(sizeof(jpmpi_fn) == 8 && sizeof(unsigned) == 4, "JPMPI_ENTER_APP_ASM's widths");

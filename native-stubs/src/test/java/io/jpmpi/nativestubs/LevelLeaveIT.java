@@ -67,6 +67,30 @@ class LevelLeaveIT {
         }
     }
 
+    /**
+     * The same leaving with libcount.so alone above: MPI_Send and MPI_Comm_rank, which two levels
+     * defined, are then libcount.so's alone, and the program's calls switch to their lone entries
+     * (jpmpi_core.h, JPMPI_ENTER_LONE) while 4 threads call. libcount.so still counts every call once,
+     * the leaving level at most the calls that had read the old route.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void theLevelAboveBecomesLoneWhileThreadsCall(Impl impl) {
+        long calls = ThreadsIT.CALLS;
+        Result r = MpiRun.on(impl).ranks(2).levels(MpiRun.entry(impl.file("libcount.so"), impl.file("libleave.so")))
+                .env("LEAVE_FUNCTIONS", "MPI_Send,MPI_Comm_rank").env("LEAVE_AT", "100000").run("threads")
+                .assertSuccess();
+        for (int rank = 0; rank < 2; rank++) {
+            assertEquals(1, r.countOut("threads rank " + rank + ": 4x100000 calls, rank answers ok=" + calls),
+                    r::describe);
+            assertEquals(Pingpong.counts(1, calls, 0, 0, 0, calls + 1, 1), r.counts("count", rank), r::describe);
+            Map<String, Long> leave = r.counts("leave", rank);
+            assertEquals(2, leave.get("left"), r::describe);
+            long lateSends = leave.get("MPI_Send") - leave.get("send_at");
+            assertTrue(lateSends >= 0 && lateSends <= 3, () -> "sends after leaving: " + lateSends + "\n" + r.describe());
+        }
+    }
+
     static Stream<Arguments> programs() {
         return MpiRun.implementations().flatMap(i -> Pingpong.PROGRAMS.stream().map(p -> Arguments.of(i, p)));
     }

@@ -22,9 +22,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * MPI_Comm_rank, MPI_Barrier and MPI_Finalize once each (it has no MPI_Allreduce), on both MPIs.
  */
 class LibraryInternalCallsIT {
+    /**
+     * Two counting levels in either order, and one alone: its calls then take the lone entries
+     * (jpmpi_core.h, JPMPI_ENTER_LONE), which mark no call as on its way down; the library's own
+     * PMPI_X calls are still asked about, and a call from the program's error handler is the
+     * program's.
+     */
     static Stream<Arguments> cases() {
         return MpiRun.implementations().flatMap(i -> Stream.of(List.of("libcount.so", "libcount2.so"),
-                List.of("libcount2.so", "libcount.so")).map(order -> Arguments.of(i, order)));
+                List.of("libcount2.so", "libcount.so"), List.of("libcount.so")).map(order -> Arguments.of(i, order)));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -33,18 +39,20 @@ class LibraryInternalCallsIT {
         Result r = run(impl, order, "mpiio");
         for (int rank = 0; rank < 3; rank++) {
             assertEquals(1, r.countOut("mpiio rank " + rank + ": ok"), r::describe);
-            bothCount(r, rank, Pingpong.counts(1, 0, 0, 1, 0, 1, 1));
+            bothCount(r, order, rank, Pingpong.counts(1, 0, 0, 1, 0, 1, 1));
         }
     }
 
-    /** `program` on 3 ranks under the two counting levels in `order`, ended well. */
+    /** `program` on 3 ranks under the counting levels in `order`, ended well. */
     static Result run(Impl impl, List<String> order, String program) {
-        return MpiRun.on(impl).ranks(3).levels(MpiRun.entry(impl.file(order.get(0)), impl.file(order.get(1))))
+        return MpiRun.on(impl).ranks(3).levels(MpiRun.entry(order.stream().map(impl::file).toArray(String[]::new)))
                 .run(program).assertSuccess();
     }
 
-    static void bothCount(Result r, int rank, Map<String, Long> expected) {
-        for (String tool : List.of("count", "count2")) {
+    /** Each counting level of `order` (libcount.so writes "count", libcount2.so "count2") counted `expected`. */
+    static void bothCount(Result r, List<String> order, int rank, Map<String, Long> expected) {
+        for (String level : order) {
+            String tool = level.replace("lib", "").replace(".so", "");
             assertEquals(expected, r.counts(tool, rank), tool + "\n" + r.describe());
         }
     }
@@ -65,7 +73,7 @@ class LibraryInternalCallsIT {
         for (int rank = 0; rank < 3; rank++) {
             String ok = "errcb rank " + rank + ": ok ";
             assertEquals(1, r.out().stream().filter(l -> l.startsWith(ok)).count(), r::describe);
-            bothCount(r, rank, Pingpong.counts(1, 1, 1, 1, 0, 2, 1));
+            bothCount(r, order, rank, Pingpong.counts(1, 1, 1, 1, 0, 2, 1));
         }
     }
 }

@@ -116,6 +116,7 @@ public final class DispatcherEmitter {
                     .append("    jpmpi_core_missing(").append(i).append(");\n}\n");
         }
         c.append('\n').append(table("const jpmpi_fn jpmpi_enter_app", "jpmpi_enter_app_"))
+                .append(loneTable())
                 .append(table("const jpmpi_fn jpmpi_enter_pmpi", "jpmpi_enter_pmpi_"))
                 .append(table("const jpmpi_fn jpmpi_enter_fort", "jpmpi_enter_fort_"))
                 .append(table("const jpmpi_fn jpmpi_guard", "jpmpi_guard_"))
@@ -137,6 +138,11 @@ public final class DispatcherEmitter {
         };
         int at = other == null ? -1 : slotNames().indexOf(other);
         return at < 0 ? slot : at;
+    }
+
+    /** A lone entry for slot: every function but MPI_Init and MPI_Init_thread, which a guard takes for each other. */
+    private boolean lone(MpiFunction f, int slot) {
+        return equivalent(f, slot) == slot;
     }
 
     /** Integer arguments the x86-64 calling convention passes in registers; the rest go on the stack. */
@@ -184,6 +190,24 @@ public final class DispatcherEmitter {
                 .append(", ").append(slow).append(", ").append(args).append(", ").append(slowArgs).append(");\n}\n");
         if (stacked) {
             r.append("#endif\n");
+        }
+        // Where one C level alone defines X: the caller word and a jump to it (jpmpi_core.h, JPMPI_ENTER_LONE;
+        // arguments on the stack: JPMPI_ENTER_LONE_ASM where there is one).
+        if (lone(f, slot)) {
+            String lone = "jpmpi_enter_lone_" + f.name();
+            if (stacked) {
+                r.append("#ifdef JPMPI_ENTER_APP_STACK\n")
+                        .append("JPMPI_HIDDEN ").append(signature(f, lone, true)).append(";\n")
+                        .append("JPMPI_ENTER_LONE_ASM(").append(lone).append(", ").append(slot)
+                        .append(", jpmpi_enter_app_").append(f.name()).append(");\n")
+                        .append("#else\n");
+            }
+            r.append("static JPMPI_HOT_ALIGN ").append(signature(f, lone, true))
+                    .append("\n{\n    JPMPI_ENTER_LONE(").append(type).append(", ").append(slot).append(", jpmpi_enter_app_")
+                    .append(f.name()).append(", ").append(args).append(");\n}\n");
+            if (stacked) {
+                r.append("#endif\n");
+            }
         }
         String[][] entries = {{"pmpi", "1", "1", ra},
                 {"fort", "jpmpi_fort_pos", "0", "jpmpi_fort_site(" + ra + ", __builtin_dwarf_cfa())"}};
@@ -240,6 +264,21 @@ public final class DispatcherEmitter {
                 t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
             } else {
                 t.append("    (jpmpi_fn)").append(prefix).append(f.name()).append(",\n");
+            }
+        }
+        return t.append("};\n").toString();
+    }
+
+    private String loneTable() {
+        StringBuilder t = new StringBuilder("const jpmpi_fn jpmpi_enter_lone[JPMPI_NSLOTS] = {\n");
+        for (int i = 0; i < functions.size(); i++) {
+            MpiFunction f = functions.get(i);
+            if (f.name().equals(PCONTROL)) {
+                t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
+            } else if (!lone(f, i)) {
+                t.append("    NULL, /* ").append(f.name()).append(": a guard takes it for its equivalent */\n");
+            } else {
+                t.append("    (jpmpi_fn)jpmpi_enter_lone_").append(f.name()).append(",\n");
             }
         }
         return t.append("};\n").toString();

@@ -91,6 +91,41 @@ class DispatcherEmitterTest {
     }
 
     /**
+     * Where one C level alone defines a function, the application's call takes the slot's lone entry
+     * (JPMPI_ENTER_LONE: the caller word and a jump to the level, else the slot's full entry; with
+     * arguments on the stack JPMPI_ENTER_LONE_ASM, where there is one, leaves them in place); the table
+     * has one per slot but MPI_Pcontrol (the core's) and MPI_Init and MPI_Init_thread, which a guard takes
+     * for each other.
+     */
+    @Test
+    void aLoneLevelIsEnteredWithAJump() {
+        DispatcherEmitter e = new DispatcherEmitter(SPEC, MpiConstants.load(), "openmpi");
+        String c = e.emit().get("jpmpi_dispatch.c");
+        int send = e.slotNames().indexOf("MPI_Sendrecv");
+        assertTrue(c.contains("""
+                static JPMPI_HOT_ALIGN int jpmpi_enter_lone_MPI_Sendrecv(const void *a_sendbuf, int a_sendcount, \
+                MPI_Datatype a_sendtype, int a_dest, int a_sendtag, void *a_recvbuf, int a_recvcount, \
+                MPI_Datatype a_recvtype, int a_source, int a_recvtag, MPI_Comm a_comm, MPI_Status *a_status)
+                {
+                    JPMPI_ENTER_LONE(jpmpi_MPI_Sendrecv_t, %d, jpmpi_enter_app_MPI_Sendrecv, (a_sendbuf, a_sendcount, \
+                a_sendtype, a_dest, a_sendtag, a_recvbuf, a_recvcount, a_recvtype, a_source, a_recvtag, a_comm, a_status));
+                }
+                """.formatted(send)), "MPI_Sendrecv's lone entry in C");
+        assertTrue(c.contains("#ifdef JPMPI_ENTER_APP_STACK\nJPMPI_HIDDEN int jpmpi_enter_lone_MPI_Sendrecv(")
+                && c.contains("\nJPMPI_ENTER_LONE_ASM(jpmpi_enter_lone_MPI_Sendrecv, %d, jpmpi_enter_app_MPI_Sendrecv);\n#else\n"
+                        .formatted(send)), "and in assembly where there is one (its stack arguments stay)");
+        assertFalse(c.contains("JPMPI_ENTER_LONE_ASM(jpmpi_enter_lone_MPI_Comm_rank,"), "registers only: C");
+        String table = c.substring(c.indexOf("const jpmpi_fn jpmpi_enter_lone[JPMPI_NSLOTS] = {\n"));
+        table = table.substring(0, table.indexOf("};\n"));
+        assertEquals(e.slotNames().size(), table.split("\n").length - 1, "a row per slot");
+        assertTrue(table.contains("    (jpmpi_fn)jpmpi_enter_lone_MPI_Comm_rank,\n"));
+        assertTrue(table.contains("    NULL, /* MPI_Init: a guard takes it for its equivalent */\n"));
+        assertTrue(table.contains("    NULL, /* MPI_Init_thread: a guard takes it for its equivalent */\n"));
+        assertTrue(table.contains("    NULL, /* MPI_Pcontrol: delivered by the core */\n"));
+        assertFalse(c.contains("jpmpi_enter_lone_MPI_Init("), "no lone entry for MPI_Init");
+    }
+
+    /**
      * A function with arguments on the stack (MPI_Sendrecv: 12) enters, where jpmpi_core.h has the
      * assembly hot part, through it: the cold part reads the return address the hot part left, the
      * level is called by a part of its own; elsewhere through JPMPI_ENTER_APP as the others.
@@ -130,7 +165,8 @@ class DispatcherEmitterTest {
         assertFalse(c.contains("JPMPI_ENTER_APP_ASM(jpmpi_enter_app_MPI_Send,"), "MPI_Send has its arguments in registers");
         long stacked = e.slotNames().stream().filter(n -> c.contains("JPMPI_ENTER_APP_ASM(jpmpi_enter_app_" + n + ", "))
                 .count();
-        assertEquals(c.split("#ifdef JPMPI_ENTER_APP_STACK\n", -1).length - 1, stacked);
+        // (an application entry and a lone one each)
+        assertEquals(c.split("#ifdef JPMPI_ENTER_APP_STACK\n", -1).length - 1, 2 * stacked);
         assertTrue(stacked > 50, "MPI_Recv, MPI_Isend, the v-collectives, ...: " + stacked);
     }
 
