@@ -802,7 +802,7 @@ int jp_gather_dumps(int state)
 
 /* ---------------------------------------------------------------- call sites */
 
-/* The lean path's calls from site entry e not yet moved into it (recorder.h, jp_fstat.lean), and
+/* The lean path's calls from site entry e not yet moved into it (recorder.h, jp_fstat.mcalls), and
  * their bytes in *bytes: its function's, or for the rest's entry (`rest`) those of every function
  * whose site it is. */
 static uint64_t jp_site_pending(const struct jp_thread *t, const struct jp_site *e, int rest, uint64_t *bytes)
@@ -815,9 +815,10 @@ static uint64_t jp_site_pending(const struct jp_thread *t, const struct jp_site 
         to = e->fid1 ? (int)e->fid1 : 0;
     }
     for (int fn = from; fn < to; fn++) {
-        if (t->f[fn].site == e) {
-            n += t->f[fn].lean;
-            *bytes += t->f[fn].lbytes;
+        const struct jp_fstat *s = &t->f[fn];
+        if (s->site == e) {
+            n += s->calls - s->mcalls;
+            *bytes += s->sent + s->recv - s->mbytes;
         }
     }
     return n;

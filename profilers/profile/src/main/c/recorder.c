@@ -547,7 +547,6 @@ static int jp_fatal_lean(void)
     if (!jp_unleans[id] || !jp_unleans[id](t, t->args)) {
         struct jp_fstat *s = &t->f[id];
         s->calls--;
-        s->lean--;
     }
     return id;
 }

@@ -33,11 +33,14 @@ struct jp_fstat {
     uint64_t calls, sent, recv;
     uintptr_t ra1;              /* the call site the full path counted last, + 1 (0: none yet) */
     struct jp_site *site;       /* ... and its entry (NULL without sites) */
-    uint64_t lean;              /* calls the lean path (jp_lean) counted from that site since, not yet in
-                                 * its entry (jp_end moves them there; the sites' file adds the rest) */
+    /* `calls` and `sent` + `recv` when the full path last counted a call (jp_end): what they grew by since
+     * is what the lean path (jp_lean) counted from that site, not yet in its entry (jp_end moves it there;
+     * the sites' file adds the rest). Marks, not counts of their own, so that a lean call adds to nothing
+     * but its function's figures. */
+    uint64_t mcalls;
     uint16_t skip;              /* calls still to pass untimed before the next timed one */
     uint16_t n;                 /* 1 in n calls timed; 0 or 1: every call */
-    uint64_t lbytes;            /* ... and their bytes (jp_lean_send, jp_lean_recv) */
+    uint64_t mbytes;
     /* (second line: what a timed call adds) */
     uint64_t ticks __attribute__((aligned(64)));
     uint64_t timed;             /* calls timed (min and max are theirs) */
@@ -260,7 +263,6 @@ static inline __attribute__((always_inline)) struct jp_thread *jp_lean(int id)
     struct jp_thread *t = jp_lean_ok(id);
     if (__builtin_expect(t != NULL, 1)) {
         struct jp_fstat *s = &t->f[id];
-        s->lean++;
         s->skip--;
         s->calls++;
     }
@@ -311,13 +313,10 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
     struct jp_site *e = c->t->sites ? jp_site(c->t, c->ra, id) : NULL;
     /* the lean path's (ProfileEmitter): its calls since are in the site they came from, and it counts
      * the next ones from this call's site (site entries never move: the table does not grow) */
-    if (s->lean) {
-        if (s->site && e) { /* (e NULL: no sites now, jp_sites_drop's tables stay untouched) */
-            s->site->calls += s->lean;
-            s->site->bytes += s->lbytes;
-        }
-        s->lean = 0;
-        s->lbytes = 0;
+    uint64_t lean = s->calls - s->mcalls;
+    if (lean && s->site && e) { /* (e NULL: no sites now, jp_sites_drop's tables stay untouched) */
+        s->site->calls += lean;
+        s->site->bytes += s->sent + s->recv - s->mbytes;
     }
     s->ra1 = c->ra + 1;
     s->site = e;
@@ -335,6 +334,8 @@ static inline __attribute__((always_inline)) void jp_end(struct jp_call *c, int 
         bucket = jp_bucket(c->sent > c->recv ? c->sent : c->recv);
         c->t->hist[id][bucket]++;
     }
+    s->mcalls = s->calls;
+    s->mbytes = s->sent + s->recv;
     if (!c->t0) {
         return;
     }
@@ -436,13 +437,11 @@ static inline __attribute__((always_inline)) void jp_lean_count(struct jp_thread
     struct jp_fstat *s = &t->f[id];
     uint64_t d = (uint64_t)(int64_t)sign;
     s->calls += d;
-    s->lean += d;
     if (sign > 0) {
         s->skip--;
     }
     s->sent += d * (uint64_t)sent;
     s->recv += d * (uint64_t)recv;
-    s->lbytes += d * ((uint64_t)sent + (uint64_t)recv);
     t->hist[id][jp_bucket(sent > recv ? sent : recv)] += d;
 }
 
