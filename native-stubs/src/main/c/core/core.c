@@ -226,10 +226,16 @@ static jpmpi_fn lone_definition(int slot)
     return levels[n].fn[slot];
 }
 
-/* Where the application's MPI_X goes: the lone entry, the slot's entry or the library (NULL if it lacks X). */
+/* Where the application's MPI_X goes: the lone entry (with the level's definition put where it reads it,
+ * before the route is handed out), the slot's entry or the library (NULL if it lacks X). */
 static jpmpi_fn app_route(int slot)
 {
-    return lone_definition(slot) && jpmpi_lone[slot] ? jpmpi_enter_lone[slot] : entry_route(jpmpi_enter_app, slot, 0);
+    jpmpi_fn lone = lone_definition(slot);
+    if (!lone) {
+        return entry_route(jpmpi_enter_app, slot, 0);
+    }
+    __atomic_store_n(&jpmpi_lone[slot], lone, __ATOMIC_RELEASE);
+    return jpmpi_enter_lone[slot];
 }
 
 /* Where level k's PMPI_X goes: X's guard when a level below k defines X, else the library; for a
@@ -369,10 +375,6 @@ static void link_chain(void)
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
         if (slot == JPMPI_SLOT_MPI_Pcontrol) {
             continue;
-        }
-        jpmpi_fn lone = lone_definition(slot);
-        if (lone) { /* (before the route that reads it) */
-            __atomic_store_n(&jpmpi_lone[slot], lone, __ATOMIC_RELEASE);
         }
         jpmpi_fn top = app_route(slot), next = entry_route(jpmpi_enter_pmpi, slot, 1);
         /* one store each: the exports jump through these while other threads call (a level leaving) */

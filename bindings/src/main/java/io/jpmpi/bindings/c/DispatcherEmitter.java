@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -116,7 +117,8 @@ public final class DispatcherEmitter {
                     .append("    jpmpi_core_missing(").append(i).append(");\n}\n");
         }
         c.append('\n').append(table("const jpmpi_fn jpmpi_enter_app", "jpmpi_enter_app_"))
-                .append(loneTable())
+                .append(table("const jpmpi_fn jpmpi_enter_lone", "jpmpi_enter_lone_",
+                        slot -> lone(functions.get(slot), slot) ? null : "a guard takes it for its equivalent"))
                 .append(table("const jpmpi_fn jpmpi_enter_pmpi", "jpmpi_enter_pmpi_"))
                 .append(table("const jpmpi_fn jpmpi_enter_fort", "jpmpi_enter_fort_"))
                 .append(table("const jpmpi_fn jpmpi_guard", "jpmpi_guard_"))
@@ -258,27 +260,19 @@ public final class DispatcherEmitter {
 
     /** A slot table, {@code declaration[JPMPI_NSLOTS]}, of the functions {@code prefix + name}. */
     private String table(String declaration, String prefix) {
-        StringBuilder t = new StringBuilder(declaration).append("[JPMPI_NSLOTS] = {\n");
-        for (MpiFunction f : functions) {
-            if (f.name().equals(PCONTROL)) {
-                t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
-            } else {
-                t.append("    (jpmpi_fn)").append(prefix).append(f.name()).append(",\n");
-            }
-        }
-        return t.append("};\n").toString();
+        return table(declaration, prefix, slot -> null);
     }
 
-    private String loneTable() {
-        StringBuilder t = new StringBuilder("const jpmpi_fn jpmpi_enter_lone[JPMPI_NSLOTS] = {\n");
+    /** A table of the slots' `prefix` functions; NULL with its reason where `without` gives one (and for MPI_Pcontrol). */
+    private String table(String declaration, String prefix, IntFunction<String> without) {
+        StringBuilder t = new StringBuilder(declaration).append("[JPMPI_NSLOTS] = {\n");
         for (int i = 0; i < functions.size(); i++) {
             MpiFunction f = functions.get(i);
-            if (f.name().equals(PCONTROL)) {
-                t.append("    NULL, /* ").append(PCONTROL).append(": delivered by the core */\n");
-            } else if (!lone(f, i)) {
-                t.append("    NULL, /* ").append(f.name()).append(": a guard takes it for its equivalent */\n");
+            String why = f.name().equals(PCONTROL) ? "delivered by the core" : without.apply(i);
+            if (why != null) {
+                t.append("    NULL, /* ").append(f.name()).append(": ").append(why).append(" */\n");
             } else {
-                t.append("    (jpmpi_fn)jpmpi_enter_lone_").append(f.name()).append(",\n");
+                t.append("    (jpmpi_fn)").append(prefix).append(f.name()).append(",\n");
             }
         }
         return t.append("};\n").toString();
