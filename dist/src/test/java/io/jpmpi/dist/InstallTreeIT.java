@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jpmpi.platform.InstallLayout;
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -171,16 +172,36 @@ class InstallTreeIT {
                     && names.contains("META-INF/services/com.fasterxml.jackson.core.ObjectCodec"), "a services file is missing");
             assertEquals(List.of(), names.stream().filter(n -> n.endsWith("module-info.class")).toList());
             List<String> old = new ArrayList<>();
+            List<String> concat = new ArrayList<>();
             for (JarEntry e : jar.stream().filter(e -> e.getName().endsWith(".class")).toList()) {
                 try (var in = jar.getInputStream(e)) {
-                    byte[] head = in.readNBytes(8);
-                    if (((head[6] & 0xff) << 8 | head[7] & 0xff) < 50) {
+                    byte[] bytes = in.readAllBytes();
+                    if (((bytes[6] & 0xff) << 8 | bytes[7] & 0xff) < 50) {
                         old.add(e.getName());
+                    }
+                    if (e.getName().startsWith("io/jpmpi/") && linksStringConcatenation(bytes)) {
+                        concat.add(e.getName());
                     }
                 }
             }
             assertEquals(List.of(), old, "class files older than version 50");
+            assertEquals(List.of(), concat, "jpmpi's classes with invokedynamic string concatenation (the root pom's"
+                    + " -XDstringConcat=inline: each such site costs the launcher's cold JVM a hidden class)");
         }
+        try (JarFile platform = new JarFile(app.resolve("jpmpi-platform.jar").toFile())) {
+            for (JarEntry e : platform.stream().filter(e -> e.getName().endsWith(".class")).toList()) {
+                try (var in = platform.getInputStream(e)) {
+                    assertFalse(linksStringConcatenation(in.readAllBytes()), () -> e.getName() + " concatenates strings"
+                            + " through invokedynamic");
+                }
+            }
+        }
+    }
+
+    /** Whether a class file names StringConcatFactory's bootstrap method (a `+` of strings compiled to invokedynamic). */
+    private static boolean linksStringConcatenation(byte[] classFile) {
+        String text = new String(classFile, StandardCharsets.ISO_8859_1);
+        return text.contains("java/lang/invoke/StringConcatFactory");
     }
 
     @Test
