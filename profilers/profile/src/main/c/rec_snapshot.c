@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "recorder_private.h"
 #include "snapshot.h"
+#include "rec_sym.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -824,58 +825,97 @@ static uint64_t jp_site_pending(const struct jp_thread *t, const struct jp_site 
     return n;
 }
 
+/* one line of the sites' file: a thread's entry with calls, and its calls and bytes then */
+struct jp_site_line {
+    const struct jp_site *e;
+    int rest;
+    uint64_t calls, bytes;
+};
+
 /*
  * Every thread's call sites as text, one line per (thread, return address, function) (PROFILE.md,
  * "Call sites"): function, the module the address is in, the address's offset in it (what
  * addr2line takes: from the load address for a PIE executable or a shared library, the address
  * itself for a non-PIE executable), the address, the nearest dynamic symbol and the offset from it (the resolution without debug
- * information), calls, seconds, bytes. Not async-signal-safe (dladdr, stdio): at MPI_Finalize only.
+ * information), calls, seconds, bytes. The addresses are named all at once (rec_sym.c: dladdr's
+ * answers, each module's symbols read once, not once per site), or one by one with dladdr when
+ * memory for that runs out. Not async-signal-safe (stdio): at MPI_Finalize only.
  */
 static int jp_write_sites(const char *path)
 {
+    size_t n = 0;
+    for (struct jp_thread *t = jp_threads; t; t = t->next) {
+        n += t->sites ? JP_SITES + 1 : 0;
+    }
+    struct jp_site_line *lines = malloc((n ? n : 1) * sizeof *lines);
+    uintptr_t *addr = malloc((n ? n : 1) * sizeof *addr);
+    struct jp_sym *sym = malloc((n ? n : 1) * sizeof *sym);
+    size_t m = 0;
+    for (struct jp_thread *t = jp_threads; lines && t; t = t->next) {
+        for (int i = 0; t->sites && i <= JP_SITES; i++) {
+            const struct jp_site *e = &t->sites[i];
+            uint64_t pending_bytes;
+            uint64_t calls = e->calls + jp_site_pending(t, e, i == JP_SITES, &pending_bytes);
+            if (calls != 0) {
+                lines[m++] = (struct jp_site_line){e, i == JP_SITES, calls, e->bytes + pending_bytes};
+            }
+        }
+    }
+    /* the return address is just after the call: the byte before it is in the calling line */
+    for (size_t k = 0; addr && k < m; k++) {
+        addr[k] = lines[k].e->ra ? lines[k].e->ra - 1 : 0;
+    }
+    int named = lines && addr && sym && jp_sym_resolve(addr, m, sym) == 0;
     char tmp[PATH_MAX + 160];
     snprintf(tmp, sizeof tmp, "%.4150s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = !lines ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
     if (!f) {
         if (fd >= 0) {
             close(fd);
         }
+        free(lines);
+        free(addr);
+        free(sym);
         return -1;
     }
     double rate = jp_tick_rate();
     fprintf(f, "# function\tmodule\toffset\taddress\tsymbol\tcalls\tseconds\tbytes\n");
-    for (struct jp_thread *t = jp_threads; t; t = t->next) {
-        for (int i = 0; t->sites && i <= JP_SITES; i++) {
-            const struct jp_site *e = &t->sites[i];
-            uint64_t pending_bytes;
-            uint64_t calls = e->calls + jp_site_pending(t, e, i == JP_SITES, &pending_bytes);
-            if (calls == 0) {
-                continue;
-            }
+    for (size_t k = 0; k < m; k++) {
+        const struct jp_site *e = lines[k].e;
+        struct jp_sym one = {0};
+        if (named) {
+            one = sym[k];
+        } else if (e->ra) {
             Dl_info info;
             memset(&info, 0, sizeof info);
-            /* the return address is just after the call: the byte before it is in the calling line */
-            int known = e->ra && dladdr((void *)(e->ra - 1), &info) && info.dli_fname;
-            /* the offset addr2line takes: from the load address in a PIE executable or a shared library
-             * (so ASLR does not split a site), the address itself in a non-PIE executable */
-            uintptr_t base = known ? (uintptr_t)info.dli_fbase : 0;
-            if (known && ((const ElfW(Ehdr) *)info.dli_fbase)->e_type == ET_EXEC) {
-                base = 0;
+            if (dladdr((void *)(e->ra - 1), &info) && info.dli_fname) {
+                one = (struct jp_sym){1, info.dli_fname, (uintptr_t)info.dli_fbase, info.dli_sname,
+                                      (uintptr_t)info.dli_saddr};
             }
-            /* the main program's name as it was started (often relative): its path instead */
-            const char *module = !known ? "?" : info.dli_fname[0] == '/' || !jp_exe[0] ? info.dli_fname : jp_exe;
-            const char *fn = i == JP_SITES || e->fid1 == 0 ? "(other sites)" : jp_names[e->fid1 - 1];
-            fprintf(f, "%s\t%s\t0x%lx\t0x%lx\t", fn, module, (unsigned long)(e->ra - base), (unsigned long)e->ra);
-            if (known && info.dli_sname) {
-                fprintf(f, "%s+0x%lx", info.dli_sname, (unsigned long)(e->ra - (uintptr_t)info.dli_saddr));
-            } else {
-                fputc('?', f);
-            }
-            fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)calls, rate > 0 ? (double)e->ticks / rate : 0,
-                    (unsigned long long)(e->bytes + pending_bytes));
         }
+        int known = e->ra && one.known;
+        /* the offset addr2line takes: from the load address in a PIE executable or a shared library
+         * (so ASLR does not split a site), the address itself in a non-PIE executable */
+        uintptr_t base = known ? one.base : 0;
+        if (known && ((const ElfW(Ehdr) *)one.base)->e_type == ET_EXEC) {
+            base = 0;
+        }
+        /* the main program's name as it was started (often relative): its path instead */
+        const char *module = !known ? "?" : one.module[0] == '/' || !jp_exe[0] ? one.module : jp_exe;
+        const char *fn = lines[k].rest || e->fid1 == 0 ? "(other sites)" : jp_names[e->fid1 - 1];
+        fprintf(f, "%s\t%s\t0x%lx\t0x%lx\t", fn, module, (unsigned long)(e->ra - base), (unsigned long)e->ra);
+        if (known && one.sname) {
+            fprintf(f, "%s+0x%lx", one.sname, (unsigned long)(e->ra - one.saddr));
+        } else {
+            fputc('?', f);
+        }
+        fprintf(f, "\t%llu\t%.9g\t%llu\n", (unsigned long long)lines[k].calls, rate > 0 ? (double)e->ticks / rate : 0,
+                (unsigned long long)lines[k].bytes);
     }
+    free(lines);
+    free(addr);
+    free(sym);
     int ok = fclose(f) == 0;
     if (ok && rename(tmp, path) == 0) {
         return 0;
