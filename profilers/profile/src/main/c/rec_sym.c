@@ -154,7 +154,7 @@ static int jp_sym_module(struct dl_phdr_info *info, size_t size, void *data)
             for (uint32_t b = 0; b < nbuckets; b++) {
                 last = buckets[b] > last ? buckets[b] : last;
             }
-            if (last >= from) {
+            if (last != 0 && last >= from) { /* (a bucket of 0 is empty) */
                 while ((chain[last - from] & 1) == 0) {
                     last++;
                 }

@@ -142,7 +142,7 @@ public final class ProfileEmitter {
                 unleans.add(f.name());
                 continue;
             }
-            c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
+            c.append('\n').append("JP_HOT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
                     .append("\n{\n    struct jp_call c;\n    if (__builtin_expect(")
                     .append(early || when == null ? "" : "(" + when + ") && ").append("jp_quick(&c, JP_F_")
                     .append(f.name()).append("), 1)) {\n");
@@ -187,7 +187,7 @@ public final class ProfileEmitter {
             c.append("    return ").append(leanCall(f, counted, "-1")).append(";\n}\n");
             check = "(t = jp_lean_ok(JP_F_" + f.name() + ")) != NULL && " + leanCall(f, counted, "1");
         }
-        c.append('\n').append("JP_EXPORT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
+        c.append('\n').append("JP_HOT ").append(DispatcherEmitter.signature(f, impl, f.name(), true))
                 .append("\n{\n    struct jp_thread *t;\n    if (__builtin_expect(")
                 .append(when == null ? "" : "(" + when + ") && ").append(check).append(", 1)) {\n");
         int k = 0;
