@@ -64,8 +64,8 @@ static uintptr_t jp_sym_dynptr(const struct dl_phdr_info *info, ElfW(Addr) v)
     return v < info->dlpi_addr ? v + info->dlpi_addr : v;
 }
 
-/* symbol s of the module as a candidate for the addresses of this module (index k of sorted has
- * owner[k] set by this call) that its extent holds */
+/* symbol s of the module as the answer for those of the module's addresses (mine[k]: sorted[k] is
+ * one) that its extent holds, where no higher start holds them */
 static void jp_sym_offer(struct jp_sym_work *w, const struct dl_phdr_info *info, const ElfW(Sym) *s,
                          const unsigned char *mine)
 {
