@@ -402,6 +402,39 @@ static void link_chain(void)
 
 static struct link_map *bottom_map;
 
+/* The span [lo, hi) an object is mapped in, from its first segment's page to the end of its last
+ * segment (the loader's l_map_start .. l_map_end: it maps an object in one piece, the gaps between
+ * its segments reserved too), for the object of link map `map`; hi == 0 when not found. */
+struct object_span {
+    const struct link_map *map;
+    uintptr_t lo, hi;
+};
+
+static int find_object_span(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct object_span *span = data;
+    if (info->dlpi_addr != span->map->l_addr || !info->dlpi_name || !span->map->l_name
+        || strcmp(info->dlpi_name, span->map->l_name) != 0) {
+        return 0;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t mask = ~((uintptr_t)(page > 0 ? page : 4096) - 1);
+    uintptr_t first = UINTPTR_MAX, end = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD) {
+            first = ph->p_vaddr < first ? ph->p_vaddr : first;
+            end = ph->p_vaddr + ph->p_memsz > end ? ph->p_vaddr + ph->p_memsz : end;
+        }
+    }
+    if (first < end) {
+        span->lo = info->dlpi_addr + (first & mask);
+        span->hi = info->dlpi_addr + end;
+    }
+    return 1;
+}
+
 static void load_c_level(const struct jpmpi_item *item, struct level *lv)
 {
     char name[4096];
@@ -448,12 +481,19 @@ static void load_c_level(const struct jpmpi_item *item, struct level *lv)
                  entries.items[k].position);
         }
     }
+    /* dlsym also searches the level's dependencies (libmpi!): keep only its own symbols, those in the
+     * span it is mapped in, which is the object dladdr1 would name; dladdr1 itself reads every dynamic
+     * symbol of the object holding the address, per slot (~2 ms a level at each rank's start,
+     * benchmarks/README.md, "The eighteenth session"). Without the span, dladdr1 as before. */
+    struct object_span span = {lv->map, 0, 0};
+    dl_iterate_phdr(find_object_span, &span);
     for (int slot = 0; slot < JPMPI_NSLOTS; slot++) {
         void *sym = dlsym(lv->handle, jpmpi_slot_names[slot]);
         Dl_info info;
         struct link_map *owner = NULL;
-        /* dlsym also searches the level's dependencies (libmpi!): keep only its own symbols. */
-        if (sym && dladdr1(sym, &info, (void **)&owner, RTLD_DL_LINKMAP) && owner == lv->map) {
+        int own = span.hi > span.lo ? sym && (uintptr_t)sym - span.lo < span.hi - span.lo
+                                    : sym && dladdr1(sym, &info, (void **)&owner, RTLD_DL_LINKMAP) && owner == lv->map;
+        if (own) {
             lv->fn[slot] = (jpmpi_fn)sym;
             lv->defined++;
         }
