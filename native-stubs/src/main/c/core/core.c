@@ -402,9 +402,9 @@ static void link_chain(void)
 
 static struct link_map *bottom_map;
 
-/* The span [lo, hi) an object is mapped in, from its first segment's page to the end of its last
- * segment (the loader's l_map_start .. l_map_end: it maps an object in one piece, the gaps between
- * its segments reserved too), for the object of link map `map`; hi == 0 when not found. */
+/* The span [lo, hi) of an object's loaded segments, from the lowest to the end of the highest (the
+ * loader maps an object in one piece, the gaps between its segments reserved too), for the object of
+ * link map `map`; hi == 0 when not found. */
 struct object_span {
     const struct link_map *map;
     uintptr_t lo, hi;
@@ -418,8 +418,6 @@ static int find_object_span(struct dl_phdr_info *info, size_t size, void *data)
         || strcmp(info->dlpi_name, span->map->l_name) != 0) {
         return 0;
     }
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t mask = ~((uintptr_t)(page > 0 ? page : 4096) - 1);
     uintptr_t first = UINTPTR_MAX, end = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -429,7 +427,7 @@ static int find_object_span(struct dl_phdr_info *info, size_t size, void *data)
         }
     }
     if (first < end) {
-        span->lo = info->dlpi_addr + (first & mask);
+        span->lo = info->dlpi_addr + first;
         span->hi = info->dlpi_addr + end;
     }
     return 1;
@@ -491,9 +489,8 @@ static void load_c_level(const struct jpmpi_item *item, struct level *lv)
         void *sym = dlsym(lv->handle, jpmpi_slot_names[slot]);
         Dl_info info;
         struct link_map *owner = NULL;
-        int own = span.hi > span.lo ? sym && (uintptr_t)sym - span.lo < span.hi - span.lo
-                                    : sym && dladdr1(sym, &info, (void **)&owner, RTLD_DL_LINKMAP) && owner == lv->map;
-        if (own) {
+        if (sym && (span.hi > span.lo ? (uintptr_t)sym - span.lo < span.hi - span.lo
+                                      : dladdr1(sym, &info, (void **)&owner, RTLD_DL_LINKMAP) && owner == lv->map)) {
             lv->fn[slot] = (jpmpi_fn)sym;
             lv->defined++;
         }
