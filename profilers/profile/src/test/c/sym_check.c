@@ -5,7 +5,10 @@
  * libraries named on the command line, dlopened first: a C++ library has many symbols, aliases and
  * symbols of no size), densely at the start of each loaded segment (every 8 bytes over 64 KiB: function
  * starts, the padding between functions), then at a spread of points over the rest; and addresses no
- * module holds (0, the stack, the heap). Prints the mismatches and a summary line; exit 1 on any.
+ * module holds (0, the stack, the heap). With the test library of sysv_syms.c loaded (only the old
+ * hash table, DT_HASH: rec_sym.c's second path), around each of its symbols too: one byte before,
+ * at, one after, at the last byte and just past the end. Prints the mismatches and a summary line
+ * (with how many modules have no GNU hash table); exit 1 on any.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +23,7 @@ struct list {
     uintptr_t *a;
     size_t n, cap;
     int modules;
+    int sysv; /* modules without DT_GNU_HASH */
 };
 
 static void add(struct list *l, uintptr_t a)
@@ -42,6 +46,13 @@ static int segments(struct dl_phdr_info *info, size_t size, void *data)
     l->modules++;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_DYNAMIC) {
+            int gnu = 0;
+            for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr); d->d_tag != DT_NULL; d++) {
+                gnu |= d->d_tag == DT_GNU_HASH;
+            }
+            l->sysv += !gnu;
+        }
         if (ph->p_type != PT_LOAD || ph->p_memsz == 0) {
             continue;
         }
@@ -75,6 +86,24 @@ int main(int argc, char **argv)
     }
     struct list l = {0};
     dl_iterate_phdr(segments, &l);
+    /* sysv_syms.c's symbols, where it is loaded (the sizes as its source makes them, or 0: labels) */
+    static const struct { const char *name; size_t size; } sysv[] = {
+        {"sysv_small", 4}, {"sysv_larger", 64}, {"sysv_weak", 4}, {"sysv_aliased", 4}, {"sysv_alias_one", 4},
+        {"sysv_alias_weak", 4}, {"sysv_protected", 8}, {"sysv_calls_local", 16}, {"sysv_data", 256},
+        {"sysv_bss", 4096}, {"sysv_rodata", 44}, {"sysv_nosize_a", 0}, {"sysv_nosize_b", 0}, {"sysv_nosize_c", 0},
+    };
+    int sysv_found = 0;
+    for (size_t i = 0; i < sizeof sysv / sizeof sysv[0]; i++) {
+        uintptr_t a = (uintptr_t)dlsym(RTLD_DEFAULT, sysv[i].name);
+        if (a) {
+            sysv_found++;
+            add(&l, a - 1);
+            add(&l, a);
+            add(&l, a + 1);
+            add(&l, a + sysv[i].size - 1);
+            add(&l, a + sysv[i].size);
+        }
+    }
     int local;
     void *heap = malloc(64);
     add(&l, 0);
@@ -105,8 +134,9 @@ int main(int argc, char **argv)
                    o->sname ? o->sname : "-", (unsigned long)o->saddr);
         }
     }
-    printf("compared %zu addresses in %d modules: %zu in a module, %zu of them in a symbol; %zu mismatches\n", l.n,
-           l.modules, known, named, bad);
+    printf("compared %zu addresses in %d modules (%d without a GNU hash table; %d of the sysv library's symbols):"
+           " %zu in a module, %zu of them in a symbol; %zu mismatches\n",
+           l.n, l.modules, l.sysv, sysv_found, known, named, bad);
     free(heap);
     free(out);
     free(l.a);
