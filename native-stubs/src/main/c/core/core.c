@@ -658,9 +658,11 @@ static void print_levels(void)
     }
     dprintf(STDERR_FILENO, "jpmpi:   %d  %s %s (bottom)\n", nlevels, jpmpi_impl_name, jpmpi_impl_version);
     if (has_java && entries.verbose > 1) {
-        dprintf(STDERR_FILENO, "jpmpi: JVM start %.1f ms (libjvm %.1f, JNI_CreateJavaVM %.1f%s, Java levels %.1f)\n",
+        int map = java_times.archive && java_times.map && java_times.map[0];
+        dprintf(STDERR_FILENO, "jpmpi: JVM start %.1f ms (libjvm %.1f, JNI_CreateJavaVM %.1f%s%s%s%s, Java levels %.1f)\n",
                 java_times.find_ms + java_times.create_ms + java_times.boot_ms, java_times.find_ms,
-                java_times.create_ms, java_times.archive ? " with the AOT/CDS archive" : "", java_times.boot_ms);
+                java_times.create_ms, java_times.archive ? " with the AOT/CDS archive" : "",
+                map ? " (map.options: " : "", map ? java_times.map : "", map ? ")" : "", java_times.boot_ms);
     }
 }
 

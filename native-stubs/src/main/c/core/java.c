@@ -217,9 +217,11 @@ int jpmpi_install_path(const char *relative, char *out, size_t outlen)
 
 /* The default archive: jpmpi-jdk<N>.aot in the directory of the first classpath entry, if its
  * .info file says it was made for this JDK and this class path. */
-static void default_archive(const char *classpath, const char *home, int major, char *out, size_t outlen)
+static void default_archive(const char *classpath, const char *home, int major, char *out, size_t outlen,
+                            char *map, size_t maplen)
 {
     out[0] = '\0';
+    map[0] = '\0';
     char first[2048];
     snprintf(first, sizeof first, "%.2000s", classpath);
     char *colon = strchr(first, ':');
@@ -241,6 +243,10 @@ static void default_archive(const char *classpath, const char *home, int major, 
         return;
     }
     snprintf(out, outlen, "%s", cache);
+    /* the options that map it at the address it was made for (the JVM's default: a random one, every
+     * pointer of the cache moved first, 5 MB of its pages made the rank's own), where the JDK that made
+     * it takes them */
+    file_value(info, JPMPI_LAYOUT_AOT_MAP_OPTIONS_KEY, map, maplen);
 }
 
 struct options {
@@ -483,11 +489,13 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     add(&opts, (void *)vm_exit, "exit");
     add(&opts, (void *)vm_abort, "abort");
     char archive[4096];
+    static char map[512];
+    map[0] = '\0';
     const char *aot = getenv(JPMPI_SETTING_JAVA_AOT);
     if (aot) {
         snprintf(archive, sizeof archive, "%s", aot);
     } else {
-        default_archive(classpath, home, major, archive, sizeof archive);
+        default_archive(classpath, home, major, archive, sizeof archive, map, sizeof map);
     }
     if (archive[0]) {
         if (major >= 25) {
@@ -498,6 +506,11 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
             add(&opts, NULL, "-XX:-AOTReplayTraining");
         } else {
             add(&opts, NULL, "-XX:SharedArchiveFile=%s", archive);
+        }
+        static char words[sizeof map];
+        snprintf(words, sizeof words, "%s", map);
+        for (char *save = NULL, *tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            add(&opts, NULL, "%s", tok);
         }
     }
     static char extra[4096];
@@ -599,6 +612,7 @@ static int java_start(const struct jpmpi_bridge *bridge, const struct jpmpi_java
     times->create_ms = t2 - t1;
     times->boot_ms = now_ms() - t2;
     times->archive = archive[0] != '\0';
+    times->map = map;
     if ((*env)->ExceptionCheck(env)) {
         exception_text(env, err, errlen);
         return -1;

@@ -388,6 +388,7 @@ struct jpmpi_java_times {
     double create_ms;  /* JNI_CreateJavaVM */
     double boot_ms;    /* the Java runtime: jars, interceptors, upcall stubs, relinking */
     int archive;       /* an AOT cache / CDS archive was used */
+    const char *map;   /* the options its info file gave to map it (map.options; "" none) */
 };
 
 /* The JVM ends the process while it starts: one line like any failed start (naming the first

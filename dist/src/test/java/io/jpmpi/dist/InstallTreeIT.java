@@ -3,6 +3,7 @@ package io.jpmpi.dist;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jpmpi.platform.InstallLayout;
 import java.io.File;
@@ -264,6 +265,26 @@ class InstallTreeIT {
         assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    AOT cache for JDK ")), again::describe);
         assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    launcher's AOT cache for JDK ")), again::describe);
         assertTrue(again.out().contains("jpmpi doctor: ready\n"), again::describe);
+    }
+
+    /**
+     * The ranks' JVM is given the options of the installation's AOT cache's info file that map the
+     * cache where it was made to be mapped (map.options; the JVM would refuse to start with an option
+     * it does not know, and says nothing of the cache here): the dispatcher's vv listing names them.
+     */
+    @Test
+    void theRanksJvmGetsTheCachesMapOptions() throws Exception {
+        int major = Runtime.version().feature();
+        assumeTrue(major >= 25, "an AOT cache needs JDK 25 or later");
+        String jar = prefix.resolve("share/jpmpi/java/tools/java-counter/jpmpi-java-counter.jar").toString();
+        List<String> command = List.of("mpirun", "--oversubscribe", "-np", "2", work.resolve("halo-openmpi").toString());
+        Result r = run(command, Map.of("LD_PRELOAD", prefix.resolve("lib/openmpi/libmpiprofilesupport.so").toString(),
+                "JPMPI_TOOLS_ENTRY", "vv," + jar), work, true);
+        assertEquals(0, r.exit(), r::describe);
+        assertCounted(r, "openmpi");
+        String given = "with the AOT/CDS archive (map.options: -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0)";
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("jpmpi: JVM start ") && l.contains(given)).count(),
+                r::describe);
     }
 
     /** java-counter's line from each of the 2 ranks: the Java level ran in the moved installation. */

@@ -45,9 +45,13 @@ class LauncherAotCacheIT {
         }
         Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "launcher-aot-");
         Path log = dir.resolve("class-load.txt");
+        Path aotLog = dir.resolve("aot.txt");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + app.resolve("jvm.options"), "-XX:AOTCache=" + cache, "-Xlog:class+load=info:file=" + log,
-                "-Djpmpi.home=" + Jpmpi.HOME, "-cp", info.getProperty("classpath"), "io.jpmpi.tools.Main"));
+                "@" + app.resolve("jvm.options")));
+        command.addAll(mapOptions(info));
+        command.addAll(List.of("-XX:AOTCache=" + cache, "-Xlog:class+load=info:file=" + log,
+                "-Xlog:aot=info:file=" + aotLog, "-Djpmpi.home=" + Jpmpi.HOME, "-cp", info.getProperty("classpath"),
+                "io.jpmpi.tools.Main"));
         command.addAll(LauncherIT.run(List.of("--tools", "profile", "--output", dir.resolve("profile").toString()), impl,
                 2, "pingpong"));
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
@@ -62,6 +66,9 @@ class LauncherAotCacheIT {
         assertEquals(0, p.exitValue(), describe);
         assertFalse(err.contains("AOT") || err.contains("CDS"), () -> "the JVM complained about its cache\n" + describe);
         assertTrue(Files.isRegularFile(dir.resolve("profile/report.html")), describe);
+        // the cache asked to be mapped where it was made (not at a random address, every pointer moved)
+        assertTrue(Files.readString(aotLog).contains("ArchiveRelocationMode: 0"), () -> "the cache's map.options"
+                + " did not reach the JVM (" + aotLog + ")");
 
         List<String> loaded = Files.readAllLines(log);
         List<String> picocli = loaded.stream().filter(l -> l.contains(" picocli.")).toList();
@@ -73,6 +80,12 @@ class LauncherAotCacheIT {
         assertTrue(own.size() > 30, () -> String.join("\n", own));
         assertEquals(List.of(), own.stream().filter(l -> !l.endsWith("source: shared objects file")).toList());
     }
+    /** The options the cache's info file gives to map it (map.options), word by word. */
+    static List<String> mapOptions(Properties info) {
+        String map = info.getProperty("map.options", "").trim();
+        return map.isEmpty() ? List.of() : List.of(map.split("\\s+"));
+    }
+
     /**
      * bin/jpmpi itself gives the JVM that cache: its own list of the launcher's jars (a bash script
      * cannot read InstallLayout.LAUNCHER_JARS) makes the class path the cache's info file names, and the
@@ -98,6 +111,10 @@ class LauncherAotCacheIT {
         assertEquals(0, p.exitValue(), trace);
         String exec = trace.lines().filter(l -> l.startsWith("+ exec ")).findFirst().orElse("");
         assertTrue(exec.contains(" -XX:AOTCache=" + cache + " "), () -> "no cache given to the JVM:\n" + trace);
+        // and the options that map it where it was made, which JDK 25 takes (AotCache.mapOptions)
+        assertEquals(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0"), mapOptions(info));
+        assertTrue(exec.contains(" " + String.join(" ", mapOptions(info)) + " -XX:AOTCache=" + cache + " "),
+                () -> "the cache's map.options not given to the JVM:\n" + exec);
         assertTrue(exec.contains(" -cp " + info.getProperty("classpath") + " "), () -> "another class path:\n" + exec);
     }
 }

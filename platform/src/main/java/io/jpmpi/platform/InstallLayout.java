@@ -103,6 +103,13 @@ public final class InstallLayout {
     /** In an AOT cache's info file: the JDK it was made with, and the class path it was made for. */
     public static final String AOT_JAVA_HOME_KEY = "java.home";
     public static final String AOT_CLASSPATH_KEY = "classpath";
+    /**
+     * In an AOT cache's info file: the JVM options that map the cache where it was made to be mapped,
+     * when the JDK that made it takes them (empty otherwise), which bin/jpmpi and the ranks' JVM add
+     * to the cache's own option: without them the JVM maps it at a random address and moves every
+     * pointer in it on each start (tools-entry/README.md, "The launcher's own start").
+     */
+    public static final String AOT_MAP_OPTIONS_KEY = "map.options";
 
     /** How many directories a library in {@code lib/<mpi>/} is below the prefix. */
     public static final int LIB_DEPTH = 2;

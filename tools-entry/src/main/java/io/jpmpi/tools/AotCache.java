@@ -128,6 +128,7 @@ final class AotCache {
             throw new JpmpiException(ExitCode.CANNOT_START, "the AOT training run failed (exit " + rc + "; its output"
                     + " is in " + log + "): " + String.join(" ", command));
         }
+        List<String> map = mapOptions(jdk, log);
         try (var files = Files.walk(log)) {
             for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(f);
@@ -137,13 +138,38 @@ final class AotCache {
         }
         String text = "# what " + cache.getFileName() + " was made for: the JVM uses it only with both\n"
                 + InstallLayout.AOT_JAVA_HOME_KEY + "=" + InstallCommand.real(jdk.home()) + "\n"
-                + InstallLayout.AOT_CLASSPATH_KEY + "=" + classpath + "\n";
+                + InstallLayout.AOT_CLASSPATH_KEY + "=" + classpath + "\n"
+                + "# the options that map it where it was made to be mapped, not at a random address\n"
+                + InstallLayout.AOT_MAP_OPTIONS_KEY + "=" + String.join(" ", map) + "\n";
         try {
             Files.writeString(info(cache), text);
         } catch (IOException e) {
             throw new JpmpiException(ExitCode.CANNOT_START, "cannot write " + info(cache) + ": " + e.getMessage());
         }
         return cache;
+    }
+
+    /**
+     * The options that make a JVM map an AOT cache at the address it was made for, where nothing else
+     * is mapped there (it moves it elsewhere when something is): {@code ArchiveRelocationMode=0}. The
+     * JDK's default since JDK 21 maps it at a random address every start and first moves every pointer
+     * in it, writing to most of its pages: 5 to 9 MB of private memory in each rank with a Java level
+     * and each launcher, where the file's pages could be shared (tools-entry/README.md, "The launcher's
+     * own start"). A diagnostic option, so asked of {@code jdk} first ({@code -version} with it): a
+     * JDK that no longer has it gets none, and starts as before.
+     */
+    static List<String> mapOptions(Jdk jdk, Path scratch) {
+        List<String> options = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+        List<String> probe = new ArrayList<>(List.of(jdk.home().resolve("bin/java").toString()));
+        probe.addAll(options);
+        probe.add("-version");
+        try {
+            int rc = Processes.runToFiles(probe, java.util.Map.of(), scratch.resolve("probe.out"),
+                    scratch.resolve("probe.err"), scratch, 60);
+            return rc == 0 ? options : List.of();
+        } catch (JpmpiException e) {
+            return List.of();
+        }
     }
 
     private static Path info(Path cache) {

@@ -39,6 +39,7 @@ public final class SettingsHeaderEmitter {
         define(b, "JPMPI_LAYOUT_AOT_INFO_SUFFIX", InstallLayout.AOT_INFO_SUFFIX);
         define(b, "JPMPI_LAYOUT_AOT_JAVA_HOME_KEY", InstallLayout.AOT_JAVA_HOME_KEY);
         define(b, "JPMPI_LAYOUT_AOT_CLASSPATH_KEY", InstallLayout.AOT_CLASSPATH_KEY);
+        define(b, "JPMPI_LAYOUT_AOT_MAP_OPTIONS_KEY", InstallLayout.AOT_MAP_OPTIONS_KEY);
         b.append("#define JPMPI_LAYOUT_RUNTIME_JARS {");
         for (int i = 0; i < InstallLayout.RUNTIME_JARS.length; i++) {
             b.append(i > 0 ? ", " : "").append('"').append(InstallLayout.RUNTIME_JARS[i]).append('"');
