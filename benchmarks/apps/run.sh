@@ -17,7 +17,8 @@
 # its range. With JPMPI_B=DIR (another installation tree, e.g. one built before a change:
 # dist/target/jpmpi-<version> of another checkout, or a `jpmpi install` prefix) the three jpmpi
 # configurations run again with that tree's bin/jpmpi, in the same rounds ("B:profile", ...), so
-# that before and after are measured side by side. JPMPI_A=DIR measures that tree as A instead of
+# that before and after are measured side by side (a second table: each A job against the same
+# round's B job, paired). JPMPI_A=DIR measures that tree as A instead of
 # the development installation (which a build during the run would change under it). A tree B older
 # than the no-op level's API: JPMPI_B_NOOP_SRC=DIR, the level's source for it (`git archive COMMIT
 # benchmarks/java-level/src | tar -x -C DIR --strip-components=3`). APPS_TIMES=FILE keeps every job's
@@ -160,3 +161,31 @@ END {
     }
 }
 AWK
+if [[ -n "${JPMPI_B:-}" ]]; then
+    # before and after side by side: each round's A job against the same round's B job, which ran
+    # minutes apart at most (a noisy machine moves both alike)
+    echo
+    echo "A against B, job by job in the same round: A/B - 1, median [min .. max] over rounds"
+    awk -v order="${configs[*]:1}" -f "$root/benchmarks/median.awk" -f /dev/stdin "$times" <<'AWK' | sort -k1,1 -k2,2n -s
+{ t[$1 " " $2 " " $3 " " $4] = $5; key[$1 " " $2] = 1; round[$4] = 1 }
+END {
+    for (k in key) {
+        split(k, kw, " ")
+        nc = split(order, conf, " ")
+        for (i = 1; i <= nc; i++) {
+            c = conf[i]
+            if (c ~ /:/) continue
+            ratio = ""
+            for (r in round) {
+                if ((k " " c " " r) in t && (k " B:" c " " r) in t) {
+                    ratio = ratio " " 100 * (t[k " " c " " r] / t[k " B:" c " " r] - 1)
+                }
+            }
+            if (ratio == "") continue
+            med = sorted_median(ratio, a); m = length(a)
+            printf "%-8s %3d  %-18s %+8.1f %%  [%+.1f .. %+.1f]\n", kw[1], kw[2], c, med, a[1], a[m]
+        }
+    }
+}
+AWK
+fi
