@@ -151,10 +151,10 @@ final class AotCache {
 
     /**
      * The options that make a JVM map an AOT cache at the address it was made for, where nothing else
-     * is mapped there (it moves it elsewhere when something is): {@code ArchiveRelocationMode=0}. The
-     * JDK's default since JDK 21 maps it at a random address every start and first moves every pointer
-     * in it, writing to most of its pages: 5 to 9 MB of private memory in each rank with a Java level
-     * and each launcher, where the file's pages could be shared (tools-entry/README.md, "The launcher's
+     * is mapped there (it moves it elsewhere when something is): {@code ArchiveRelocationMode=0}. JDK
+     * 25's default (1) maps it at a random address every start and first moves every pointer in it,
+     * writing to most of its pages: 5 to 9 MB of private memory in each rank with a Java level and
+     * each launcher, where the file's pages could be shared (tools-entry/README.md, "The launcher's
      * own start"). A diagnostic option, so asked of {@code jdk} first ({@code -version} with it): a
      * JDK that no longer has it gets none, and starts as before.
      */
