@@ -857,13 +857,13 @@ static int jp_write_sites(const char *path)
             uint64_t pending_bytes;
             uint64_t calls = e->calls + jp_site_pending(t, e, i == JP_SITES, &pending_bytes);
             if (calls != 0) {
+                /* the return address is just after the call: the byte before it is in the calling line */
+                if (addr) {
+                    addr[m] = e->ra ? e->ra - 1 : 0;
+                }
                 lines[m++] = (struct jp_site_line){e, i == JP_SITES, calls, e->bytes + pending_bytes};
             }
         }
-    }
-    /* the return address is just after the call: the byte before it is in the calling line */
-    for (size_t k = 0; addr && k < m; k++) {
-        addr[k] = lines[k].e->ra ? lines[k].e->ra - 1 : 0;
     }
     int named = lines && addr && sym && jp_sym_resolve(addr, m, sym) == 0;
     char tmp[PATH_MAX + 160];

@@ -23,7 +23,9 @@
  * instead of two after an unrelated file joined the library: +0.3 ns a call; benchmarks/README.md, "The
  * eighteenth session"). */
 #define JP_HOT JP_EXPORT __attribute__((aligned(64)))
-/* (the wrapper a timed call takes from it, jp_timed_X, starts a line too: the generator aligns it) */
+/* The full wrapper a timed call of such a function takes from it (jp_timed_X, generated): out of the
+ * quick path's line (noinline), and starting a line of its own too. */
+#define JP_TIMED static __attribute__((noinline, aligned(64)))
 #define JP_BUCKETS 48
 /* log2 buckets of a collective's communicator size: bucket k holds sizes 2^k .. 2^(k+1) - 1, the last
  * everything larger (world sizes go up to 2^20) */

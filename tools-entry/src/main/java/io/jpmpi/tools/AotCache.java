@@ -159,18 +159,24 @@ final class AotCache {
      * JDK that no longer has it gets none, and starts as before.
      */
     static List<String> mapOptions(Jdk jdk, Path scratch) {
-        List<String> options = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
-        List<String> probe = new ArrayList<>(List.of(jdk.home().resolve("bin/java").toString()));
-        probe.addAll(options);
-        probe.add("-version");
-        try {
-            int rc = Processes.runToFiles(probe, java.util.Map.of(), scratch.resolve("probe.out"),
-                    scratch.resolve("probe.err"), scratch, 60);
-            return rc == 0 ? options : List.of();
-        } catch (JpmpiException e) {
-            return List.of();
-        }
+        // asked once per JDK in a process (jpmpi aot and install make two caches with one JDK)
+        return MAP_OPTIONS.computeIfAbsent(jdk.home(), home -> {
+            List<String> options = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+            List<String> probe = new ArrayList<>(List.of(home.resolve("bin/java").toString()));
+            probe.addAll(options);
+            probe.add("-version");
+            try {
+                int rc = Processes.runToFiles(probe, java.util.Map.of(), scratch.resolve("probe.out"),
+                        scratch.resolve("probe.err"), scratch, 60);
+                return rc == 0 ? options : List.of();
+            } catch (JpmpiException e) {
+                return List.of();
+            }
+        });
     }
+
+    /** {@link #mapOptions}' answers by JDK. */
+    private static final java.util.Map<Path, List<String>> MAP_OPTIONS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static Path info(Path cache) {
         return cache.resolveSibling(cache.getFileName() + InstallLayout.AOT_INFO_SUFFIX);

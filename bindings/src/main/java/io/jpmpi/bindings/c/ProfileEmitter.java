@@ -127,7 +127,7 @@ public final class ProfileEmitter {
             // The quick path (recorder.h, jp_quick): an untimed call is counted first, then made, so that
             // nothing but the arguments lives across it; a timed one takes the full wrapper. With a
             // "quick_when" condition, only while it holds, and then without any semantics line.
-            c.append('\n').append("static __attribute__((noinline, aligned(64))) ")
+            c.append('\n').append("JP_TIMED ")
                     .append(DispatcherEmitter.signature(f, impl, "jp_timed_" + f.name(), true)).append('\n')
                     .append(body);
             boolean lines = early && s != null && !s.post().isEmpty();

@@ -93,7 +93,7 @@ class ProfileEmitterTest {
                 + "        return rc;\n    }\n"
                 + "    return jp_timed_MPI_Send(a_buf, a_count, a_datatype, a_dest, a_tag, a_comm);\n}\n"), c);
         // the timed calls: the full wrapper, the same as for any other function
-        assertTrue(c.contains("static __attribute__((noinline, aligned(64))) int jp_timed_MPI_Send(const void *a_buf, int a_count,"), c);
+        assertTrue(c.contains("\nJP_TIMED int jp_timed_MPI_Send(const void *a_buf, int a_count,"), c);
         // no semantics at all: the lean path, counted, the arguments kept, then the library's call as a
         // tail call; the fatal-error watch makes it again from the kept arguments
         // (the wrappers an untimed call runs start a cache line of their own: recorder.h, JP_HOT; a
