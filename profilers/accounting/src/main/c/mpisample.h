@@ -28,8 +28,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Samples per second when none is configured, and the most allowed. */
-#define MPS_DEFAULT_HZ 100
+/*
+ * Samples per second when none is configured, and the most allowed. Each sample costs the sampled
+ * rank its core for a while (the sampler thread's wake-up on that core most, then the signal and
+ * the walk): 35 to 55 us on a 2-vCPU KVM guest, so 0.5 % of a computing rank at 100 a second and
+ * 0.1 to 0.2 % at 20 (benchmarks/accounting/sampling.sh; ACCOUNTING.md, "Overhead").
+ */
+#define MPS_DEFAULT_HZ 20
 #define MPS_MAX_HZ 10000
 
 /*

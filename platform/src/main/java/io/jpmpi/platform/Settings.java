@@ -177,10 +177,11 @@ public final class Settings {
                 "Where the accounting tool appends one line per job at MPI_Finalize: a file (created if need be),"
                         + " syslog for the system log, or unix:SOCKET for a site's collector (jpmpi accounting"
                         + " collect), which stores records no user can forge.", null));
-        s.add(new Setting("ACCOUNTING", "SAMPLING", Reader.TOOLS, "100",
-                "Samples per second of CPU time of the thread that called MPI_Init, from which the accounting tool"
-                        + " alone takes MPI % and the top functions (no cost on MPI calls); 0: none. Not read when"
-                        + " the profile tool's recorder is listed too (every call counted and timed).", null));
+        s.add(new Setting("ACCOUNTING", "SAMPLING", Reader.TOOLS, "20",
+                "Samples per second of wall time of the thread that called MPI_Init, from which the accounting tool"
+                        + " alone takes MPI % and the top functions (no cost on MPI calls; each sample takes the rank"
+                        + " tens of microseconds), 0 to 10000; 0: none. Not read when the profile tool's recorder is"
+                        + " listed too (every call counted and timed).", null));
         s.add(new Setting("LAUNCHER", "WARMUP", Reader.LAUNCHER, "on",
                 "off: jpmpi run does not run its after-job code on a sample while the job runs, nor merge the"
                         + " ranks' dumps before its launcher has ended (on: on idle CPU only; the sample into memory,"

@@ -269,7 +269,7 @@ class AccountingJobsIT {
         Result bad = sampled(impl, 2).env(FILE_VARIABLE, file.toString()).env("JPMPI_ACCOUNTING_SAMPLING", "fast")
                 .run("acctsplit", "0.5").assertSuccess();
         assertEquals(List.of("jpmpi (rank 0): accounting: JPMPI_ACCOUNTING_SAMPLING='fast' is not a rate from 0 to"
-                + " 10000 per second; sampling at 100"), bad.err(), bad::describe);
+                + " 10000 per second; sampling at 20"), bad.err(), bad::describe);
         AccountingRecord second = AccountingRecord.parse(Files.readAllLines(file).get(1));
         assertTrue(second.samples() > 0, second::toString);
     }
