@@ -53,7 +53,7 @@ for ((run = 1; run <= runs; run++)); do
             env_tool=("LD_PRELOAD=$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so" "JPMPI_TOOLS_ENTRY=$level"
                       "JPMPI_ACCOUNTING_SAMPLING=$c" "JPMPI_ACCOUNTING_FILE=$work/records-$c.jsonl")
         fi
-        # (rate 0: the tool says on stderr that its ranks did not sample)
+        # (stderr kept aside, shown if the job fails)
         rate=$(launch "${env_tool[@]}" 2>"$work/stderr" | sed -n 's/^sweeps_per_s=\([0-9.]*\).*/\1/p')
         [[ -n "$rate" ]] || { echo "$0: run $run, $c: no sweeps_per_s line" >&2; cat "$work/stderr" >&2; exit 1; }
         echo "$run $c $rate" >>"$work/rates.txt"

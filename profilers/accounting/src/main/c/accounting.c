@@ -85,6 +85,7 @@ static struct {
     struct timespec init;       /* the same, CLOCK_MONOTONIC */
     uint64_t wall_ns;           /* MPI_Init's return to MPI_Finalize */
     int sampling;               /* the sampler runs */
+    int off;                    /* JPMPI_ACCOUNTING_SAMPLING=0: not sampled, by choice */
     char why_no_samples[200];   /* it could not start */
 } acct_clock;
 
@@ -473,8 +474,8 @@ static void acct_take_samples(void)
         acct_sum[S_SAMPLES] = mps_samples();
         acct_sum[S_APP_NS] = mps_samples() * period;
         acct_sum[S_MPI_NS] = mps_in_mpi() * period;
-    } else {
-        acct_sum[S_NO_SAMPLES] = 1;
+    } else if (!acct_clock.off) {
+        acct_sum[S_NO_SAMPLES] = 1; /* it could not: said at MPI_Finalize (a rate of 0 is not said) */
     }
     acct_mine.nfunc = n;
     acct_mine.init_unix_ns = acct_clock.init_unix_ns;
@@ -688,8 +689,7 @@ static void acct_started(void)
     if (acct_found.sampled) {
         int hz = acct_hz();
         if (hz == 0) {
-            snprintf(acct_clock.why_no_samples, sizeof acct_clock.why_no_samples, "%s=0",
-                     JPMPI_SETTING_ACCOUNTING_SAMPLING);
+            acct_clock.off = 1;
         } else if (mps_start(hz, acct_clock.why_no_samples, sizeof acct_clock.why_no_samples) == 0) {
             acct_clock.sampling = 1;
         } else if (acct_rank != 0) {

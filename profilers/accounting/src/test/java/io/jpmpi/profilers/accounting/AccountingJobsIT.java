@@ -247,6 +247,26 @@ class AccountingJobsIT {
     }
 
     /**
+     * JPMPI_ACCOUNTING_SAMPLING=0 is a choice, not a failure: no sampler, nothing said on any rank, and
+     * a record whose MPI % and top are empty with 0 samples (which is what says that they are not
+     * figures).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void sampledAtRateZeroSaysNothing(Impl impl) throws Exception {
+        Path file = Files.createTempDirectory(Files.createDirectories(MpiRun.RUNS_DIR), "accounting-").resolve("z.jsonl");
+        Result r = sampled(impl, 2).env(FILE_VARIABLE, file.toString()).env("JPMPI_ACCOUNTING_SAMPLING", "0")
+                .run("acctsplit", "0.3").assertSuccess();
+        Split.of(r, 2);
+        assertEquals(List.of(), r.err(), r::describe);
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(1, lines.size(), r::describe);
+        AccountingRecord rec = AccountingRecord.parse(lines.get(0));
+        assertTrue(rec.sampled() && rec.samples() == 0 && rec.mpiPct() == 0 && rec.top().isEmpty(), rec::toString);
+        assertEquals(2, rec.ranks(), rec::toString);
+    }
+
+    /**
      * A program with its own SIGPROF handler keeps it: the tool does not sample (one line from each
      * rank but 0, one from rank 0 at MPI_Finalize naming SIGPROF), the record is still written
      * (no MPI %, no top, 0 samples) and the program's results are unchanged. A bad rate is said and
