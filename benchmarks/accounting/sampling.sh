@@ -17,27 +17,17 @@ runs=${3:-10}
 seconds=${4:-5}
 kb=${5:-512}
 read -r -a rates <<<"${RATES:-0 20 100}"
-source "$root/scripts/lib.sh"
-jpmpi_allow_root
-JPMPI_QUIET_JDK=1 jpmpi_find_jdk
-jpmpi_tree
 case "$impl" in
-    openmpi) mpicc=${JPMPI_OPENMPI_MPICC:-mpicc.openmpi}
-             launch() { local args=(); for e in "$@"; do args+=(-x "$e"); done
-                        mpirun.openmpi --oversubscribe -np "$ranks" "${args[@]}" "$exe" "$seconds" "$kb"; } ;;
-    mpich) mpicc=${JPMPI_MPICH_MPICC:-mpicc.mpich}
-           launch() { local args=(); for e in "$@"; do args+=(-genv "${e%%=*}" "${e#*=}"); done
-                      mpiexec.hydra -n "$ranks" "${args[@]}" "$exe" "$seconds" "$kb"; } ;;
+    openmpi|mpich) ;;
     *) echo "usage: $0 [openmpi|mpich] [RANKS] [RUNS] [SECONDS] [KB]" >&2; exit 2 ;;
 esac
+# the JDK, the development installation ($accounting_lib, $lib), launch_np and $cc
+source "$root/benchmarks/common.sh"
 [[ " ${rates[*]} " == *" 0 "* ]] || rates=(0 "${rates[@]}")
-level="$JPMPI_TREE/lib/$impl/libjpmpi-accounting.so"
-if [ ! -f "$level" ]; then
-    jpmpi_mvn -q install -DskipTests
-fi
 exe="$here/target/$impl/sweep"
 mkdir -p "${exe%/*}"
-"$mpicc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$exe" "$here/sweep.c"
+"$cc" -std=gnu11 -O2 -Wall -Wextra -Werror -o "$exe" "$here/sweep.c"
+cmd=("$exe" "$seconds" "$kb")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 configs=(plain)
@@ -50,11 +40,11 @@ for ((run = 1; run <= runs; run++)); do
         c=${configs[$(((i + run) % n))]}
         env_tool=()
         if [[ "$c" != plain ]]; then
-            env_tool=("LD_PRELOAD=$JPMPI_TREE/lib/$impl/libmpiprofilesupport.so" "JPMPI_TOOLS_ENTRY=$level"
+            env_tool=("LD_PRELOAD=$lib" "JPMPI_TOOLS_ENTRY=$accounting_lib"
                       "JPMPI_ACCOUNTING_SAMPLING=$c" "JPMPI_ACCOUNTING_FILE=$work/records-$c.jsonl")
         fi
         # (stderr kept aside, shown if the job fails)
-        rate=$(launch "${env_tool[@]}" 2>"$work/stderr" | sed -n 's/^sweeps_per_s=\([0-9.]*\).*/\1/p')
+        rate=$(launch_np "$ranks" "${env_tool[@]}" 2>"$work/stderr" | sed -n 's/^sweeps_per_s=\([0-9.]*\).*/\1/p')
         [[ -n "$rate" ]] || { echo "$0: run $run, $c: no sweeps_per_s line" >&2; cat "$work/stderr" >&2; exit 1; }
         echo "$run $c $rate" >>"$work/rates.txt"
     done
