@@ -8,7 +8,8 @@
 # one: before = from the
 # command's start to mpirun's, job = mpirun's own time, after = from mpirun's end to the command's
 # end (the merge and the reports). Medians [min .. max], wall ms; the wrapper's own start (a bash) is
-# in "before" and is the same for every configuration.
+# in "before" and is the same for every configuration. TOOLS=LIST runs `--tools LIST` instead of
+# profile; a list without profile has no output directory and no A:off (the warm-up is profile's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,7 +40,11 @@ exit \$rc
 EOF
 chmod +x "$work/bin/$launcher"
 compare_trees
+tools=${TOOLS:-profile}
 configs=(A A:off)
+if [[ ",$tools," != *,profile,* ]]; then
+    configs=(A)
+fi
 [[ -z "${JPMPI_B:-}" ]] || configs+=(B)
 n=${#configs[@]}
 for ((r = 1; r <= runs; r++)); do
@@ -50,7 +55,9 @@ for ((r = 1; r <= runs; r++)); do
         [[ "$c" != *:off ]] || env=(JPMPI_LAUNCHER_WARMUP=off)
         : >"$work/marks"
         start=$EPOCHREALTIME
-        if ! env "${env[@]}" PATH="$work/bin:$PATH" "${jp[$t]}" run --tools profile -o "$work/out-$r-$i" -- \
+        output=()
+        [[ ",$tools," != *,profile,* ]] || output=(-o "$work/out-$r-$i")
+        if ! env "${env[@]}" PATH="$work/bin:$PATH" "${jp[$t]}" run --tools "$tools" "${output[@]}" -- \
             "${launch[@]}" "$program" >"$work/out" 2>&1; then
             echo "$0: $c failed" >&2
             cat "$work/out" >&2
@@ -63,7 +70,7 @@ for ((r = 1; r <= runs; r++)); do
         rm -rf "$work/out-$r-$i"
     done
 done
-echo "jpmpi run's phases: $impl, 2 ranks, $runs rounds, $(basename "$program"); A = $tree_a${JPMPI_B:+, B = $JPMPI_B};" \
+echo "jpmpi run --tools $tools, phases: $impl, 2 ranks, $runs rounds, $(basename "$program"); A = $tree_a${JPMPI_B:+, B = $JPMPI_B};" \
     "$(getconf _NPROCESSORS_ONLN) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v order="${configs[*]}" -f "$root/benchmarks/median.awk" -f /dev/stdin "$work/times.txt" <<'AWK'
 { before[$1] = before[$1] " " $2; job[$1] = job[$1] " " $3; after[$1] = after[$1] " " $4 }

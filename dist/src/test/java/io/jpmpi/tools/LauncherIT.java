@@ -97,13 +97,19 @@ class LauncherIT {
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void variablesReachTheRanksOnlyAndSigtermStopsTheJob(Impl impl) throws Exception {
         String jar = Layout.current().javaCounterJar().orElseThrow().toString();
+        int plainStatus = statusAfterSigterm(Held.plain(impl));
         Held held = Held.start(impl, List.of("--tools", jar));
         Process p = held.process();
         List<String> lines = held.lines();
         try {
             List<Long> rankPids = lines.stream().filter(l -> l.contains(" ready pid "))
                     .map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
-            List<ProcessHandle> tree = p.descendants().toList();
+            // a tool list with nothing to do after the job: the launcher has taken jpmpi's process (InPlace)
+            Path launcherFile = onPath(launcher(impl, 2).get(0)).toRealPath();
+            assertEquals(launcherFile, Path.of("/proc", Long.toString(p.pid()), "exe").toRealPath(),
+                    "the process bin/jpmpi started in is the launcher's now");
+            List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
+            tree.add(0, p.toHandle());
             String dispatcher = Layout.current().dispatcher(impl.id).toString();
             int launcherProcesses = 0;
             for (ProcessHandle h : tree) {
@@ -130,9 +136,9 @@ class LauncherIT {
                     () -> "ranks " + rankPids + " are not below jpmpi: " + tree);
             assertTrue(launcherProcesses >= 1, "no launcher process seen");
 
-            p.destroy(); // SIGTERM to bin/jpmpi, which is the launcher's JVM (the script execs it)
+            p.destroy(); // SIGTERM to bin/jpmpi's process, the launcher now
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jpmpi did not stop after SIGTERM");
-            assertEquals(128 + 15, p.exitValue(), "jpmpi's exit status after SIGTERM");
+            assertEquals(plainStatus, p.exitValue(), "jpmpi's exit status after SIGTERM: the launcher's own, as without jpmpi");
             long deadline2 = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline2) {
                 Thread.sleep(100);
@@ -170,6 +176,91 @@ class LauncherIT {
         }
     }
 
+    /** The executable file {@code name} names on PATH. */
+    static Path onPath(String name) {
+        for (String dir : System.getenv("PATH").split(":")) {
+            Path f = Path.of(dir.isEmpty() ? "." : dir, name);
+            if (Files.isRegularFile(f) && Files.isExecutable(f)) {
+                return f;
+            }
+        }
+        throw new AssertionError(name + " is not on PATH");
+    }
+
+    /** The exit status of {@code held}'s process after SIGTERM once its ranks are up; the job is ended. */
+    static int statusAfterSigterm(Held held) throws Exception {
+        try {
+            held.process().destroy();
+            assertTrue(held.process().waitFor(60, TimeUnit.SECONDS), "no end 60 s after SIGTERM: " + held.lines());
+            return held.process().exitValue();
+        } finally {
+            held.end();
+        }
+    }
+
+    /**
+     * With tools that need nothing after the job, bin/jpmpi's process becomes the launcher (InPlace) in the
+     * state the launcher would start in without jpmpi: the same signals blocked (the JVM's threads block
+     * SIGQUIT) and ignored, and the same descriptors (not the JVM's jars, AOT cache and JDK modules). The
+     * launcher is a script first on PATH that notes its own state, then executes the real one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void theLauncherStartsAsItWouldWithoutJpmpi(Impl impl) throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "state-");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        List<String> launcher = launcher(impl, 2);
+        Path notes = dir.resolve("notes");
+        Path script = bin.resolve(launcher.get(0));
+        Files.writeString(script, "#!/bin/sh\n"
+                + "if [ \"$1\" != --version ]; then\n"
+                // (the shell's builtins only: a child's look at the shell would catch it with every signal
+                // blocked, as dash waits for its children)
+                + "  while read -r k v; do case $k in SigBlk:|SigIgn:) echo \"$k $v\";; esac; done </proc/self/status >>'"
+                + notes + "'\n"
+                + "  fds=''; for f in /proc/self/fd/*; do fds=\"$fds ${f##*/}\"; done; echo \"$fds\" >>'" + notes + "'\n"
+                + "fi\n"
+                + "exec '" + onPath(launcher.get(0)) + "' \"$@\"\n");
+        Files.setPosixFilePermissions(script, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> path = Map.of("PATH", bin + ":" + System.getenv("PATH"));
+        List<String> plainArgs = new ArrayList<>(launcher.subList(1, launcher.size()));
+        plainArgs.addAll(List.of(impl.file("exitcode"), "0"));
+        Process plain = Jpmpi.builder(script, path, plainArgs).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("plain.out").toFile()).start();
+        assertTrue(plain.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, plain.exitValue(), () -> read(dir.resolve("plain.out")));
+        Jpmpi.Result r = Jpmpi.run(path, run(List.of("--tools", "accounting"), impl, 2, "exitcode", "0"));
+        assertEquals(0, r.exit(), r::describe);
+        List<String> lines = Files.readAllLines(notes);
+        assertEquals(6, lines.size(), () -> "the launcher started twice: " + lines);
+        assertEquals(state(lines.subList(0, 3)), state(lines.subList(3, 6)), "without jpmpi, then through jpmpi run");
+    }
+
+    /**
+     * SigBlk, SigIgn (without glibc's own two real-time signals, 32 and 33, which no program can set: how
+     * a process was started leaves them ignored or not) and the descriptors.
+     */
+    private static List<String> state(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            if (line.startsWith("SigIgn:")) {
+                long ignored = Long.parseUnsignedLong(line.substring(7).trim(), 16) & ~(3L << 31);
+                out.add("SigIgn: " + Long.toHexString(ignored));
+            } else {
+                out.add(line.trim());
+            }
+        }
+        return out;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
     /** bin/jpmpi run OPTIONS -- launcher -n 2 hold 600, until both ranks say they are ready. */
     record Held(Process process, List<String> lines, Path dir, Thread reader) {
         static Held start(Impl impl, List<String> options) throws Exception {
@@ -178,9 +269,19 @@ class LauncherIT {
 
         /** The same with {@code env} added to jpmpi's environment. */
         static Held start(Impl impl, List<String> options, Map<String, String> env) throws Exception {
+            return launch(Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600")));
+        }
+
+        /** The same job without jpmpi: launcher -n 2 hold 600. */
+        static Held plain(Impl impl) throws Exception {
+            List<String> words = new ArrayList<>(launcher(impl, 2));
+            words.addAll(List.of(impl.file("hold"), "600"));
+            return launch(Jpmpi.builder(Path.of(words.get(0)), Map.of(), words.subList(1, words.size())));
+        }
+
+        private static Held launch(ProcessBuilder pb) throws Exception {
             Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
-            ProcessBuilder pb = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600"))
-                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+            pb.directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
             // SIGINT as a terminal gives it: a shell without job control starts its background commands
             // with SIGINT ignored, which every process below it (this JVM, jpmpi's) would inherit
             pb.command().addAll(0, List.of("env", "--default-signal=INT"));

@@ -14,6 +14,7 @@ import java.util.List;
  * lib/stub/libmpiprofilesupport.so           the do-nothing stub
  * lib/libjpmpi-rank-entry.so                 the modulefiles' way into a rank (LD_PRELOAD, any MPI)
  * lib/libjpmpi-preload.so                    the one preload: brings in the dispatcher of a process's MPI
+ * lib/libjpmpi-inplace.so                    the launcher's JVM only: jpmpi run becoming the MPI launcher
  * libexec/jpmpi/&lt;mpi&gt;/                      helper programs per MPI (mpit list's probe)
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
@@ -58,6 +59,11 @@ public final class InstallLayout {
     public static final String SITE_CONFIG = "etc/jpmpi/site.conf";
     /** The one preload a site puts into every process (native-stubs/README.md, "One preload"). */
     public static final String PRELOAD = LIB + "/libjpmpi-preload.so";
+    /**
+     * What the launcher's JVM loads to become the job's launcher ({@code exec}) when its tools need
+     * nothing of it after the job (tools-entry/README.md, "The job in place of the launcher").
+     */
+    public static final String IN_PLACE = LIB + "/libjpmpi-inplace.so";
     public static final String DOC = "share/doc/jpmpi";
 
     /** The jars of the ranks' Java runtime, in class-path order, in {@link #JAVA_RUNTIME}. */

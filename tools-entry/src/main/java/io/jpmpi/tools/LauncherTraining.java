@@ -20,7 +20,8 @@ import java.util.Optional;
  * (libexec/jpmpi/&lt;mpi&gt;/jpmpi-mpit-probe; with {@code exchange} it sends messages of several sizes
  * and makes a few collective calls, as a job's profile usually has) with the profile tool (its checks,
  * the launch, the ranks' dumps merged into profile.json, both reports rendered), {@code jpmpi report} of that
- * directory, and a dry run with the accounting tool. Before that, the first such job is run once as
+ * directory, and a dry run with the accounting tool; then what a job with that tool does before it takes
+ * the launcher's process ({@link InPlace}), all but the exec. Before that, the first such job is run once as
  * the launcher would start it, and its ranks' dumps are kept as the sample {@link Warmup} merges
  * while a user's job runs ({@link Layout#launcherSample}), so that the warm-up is trained too.
  * Nothing is printed; a step that fails (no MPI on the build machine) only leaves its classes (or the
@@ -37,6 +38,7 @@ final class LauncherTraining {
         List<List<String>> steps = new ArrayList<>();
         steps.add(List.of("--version"));
         boolean sample = false;
+        List<String> rehearse = null;
         for (MpiImpl impl : MpiImpl.values()) {
             Path probe = ctx.layout().mpitProbe(impl);
             if (!Files.isExecutable(probe) || !Files.isRegularFile(ctx.layout().dispatcher(impl.id()))) {
@@ -56,6 +58,7 @@ final class LauncherTraining {
             List<String> dry = new ArrayList<>(List.of("run", "--dry-run", "--tools", "accounting", "--"));
             dry.addAll(job);
             steps.add(dry);
+            rehearse = rehearse != null ? rehearse : job;
         }
         for (List<String> step : steps) {
             try {
@@ -63,6 +66,10 @@ final class LauncherTraining {
             } catch (RuntimeException e) {
                 // a step that cannot run here: its classes are left out, the others are not
             }
+        }
+        if (rehearse != null) {
+            // what jpmpi run does before it becomes a job's launcher (InPlace), all but the exec
+            InPlace.rehearse(ctx, rehearse, AsRoot.OPEN_MPI);
         }
         removeTree(dir);
     }

@@ -128,6 +128,11 @@ public record Layout(Path home) {
         return appDir().resolve("jpmpi-launcher-sample");
     }
 
+    /** What the launcher's JVM loads to become the job's launcher ({@link InPlace}). */
+    public Path inPlaceLibrary() {
+        return home.resolve(InstallLayout.IN_PLACE);
+    }
+
     /** The Java level doctor's smoke run goes through. */
     public Path probeJar() {
         return appDir().resolve("jpmpi-probe.jar");

@@ -7,6 +7,7 @@ public final class Main {
 
     public static void main(String[] args) {
         Context ctx = Context.ofProcess();
+        InPlace.processIsOurs();
         Exit.exit(ctx, execute(ctx, args));
     }
 

@@ -39,7 +39,8 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
                         + " LD_PRELOAD (dispatcher, C tools with 'preload'), the entry list,"
                         + " JAVA_HOME, the Java runtime and the output directory to the ranks only, in the launcher's"
                         + " own syntax (Open MPI -x, MPICH -genv, Slurm --export). Returns the launcher's exit"
-                        + " status; SIGTERM and Ctrl-C are passed on to it.");
+                        + " status; SIGTERM and Ctrl-C are passed on to it. With tools that need nothing after the"
+                        + " job (no profile), the launcher takes jpmpi's place, as exec in a script.");
         spec.usageMessage().customSynopsis("jpmpi run [-v] [--dry-run] [--tools LIST] [--output DIR] [--mpi IMPL]"
                 + " [--no-app-check] -- <mpirun|mpiexec|mpiexec.hydra|srun> ARGS...");
         toolsOption = add(OptionSpec.builder("-t", "--tools").paramLabel("LIST").type(String.class)
@@ -118,7 +119,9 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
             ctx.out().flush();
             return ExitCode.OK.code;
         }
-        Path named = out != null ? out : Settings.OUTPUT_DIR.value(ctx.env()).map(Path::of).orElse(null);
+        Optional<String> setting = Settings.OUTPUT_DIR.value(ctx.env());
+        // (not map(Path::of): a method reference to a varargs method, made on every job)
+        Path named = out != null ? out : setting.isPresent() ? Path.of(setting.get()) : null;
         Path dir = usesProfile(list) ? named : null;
         if (made == null) {
             setAsideEarlier(list, named);
@@ -126,6 +129,10 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
         // also when jpmpi is told to stop (SIGTERM, SIGINT): the ranks' dumps merged, the report said
         Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
         launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
+        if (dir == null) {
+            // nothing to do after the job: the launcher takes this process's place (returns where it cannot)
+            InPlace.replace(ctx, job.command(), launcherEnv);
+        }
         String given = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");
         long started = System.nanoTime();
         // the after-job code run once on a sample while the job runs, at the lowest priority, then the

@@ -1,0 +1,95 @@
+package io.jpmpi.tools;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code jpmpi run} becoming the job's launcher: when its tools need nothing of it after the job (no
+ * profile to merge and report), the launcher's process executes the MPI launcher in its place, as
+ * {@code exec mpirun ...} does in a shell script, instead of starting it as a child and waiting
+ * (tools-entry/README.md, "The job in place of the launcher"). The job then has no JVM beside it (its
+ * start and end, its memory), the launcher receives the user's signals itself, and jpmpi's exit
+ * status is the launcher's own, as without jpmpi. The exec is native code ({@code lib/libjpmpi-inplace.so},
+ * JNI: FFM's first downcall costs more than the whole step saves), which also gives the new image the
+ * signal mask the process started with and no descriptor beyond 0, 1 and 2.
+ */
+final class InPlace {
+    /** Set by {@link Main#main} only: this JVM is bin/jpmpi's process, not a test's or the AOT training's. */
+    private static volatile boolean ours;
+
+    private InPlace() {
+    }
+
+    /** This JVM is the launcher's own process (bin/jpmpi): a job may take its place. */
+    static void processIsOurs() {
+        ours = true;
+    }
+
+    private static native int exec(byte[][] argv, byte[][] vars);
+
+    /** The C library's words for {@code errno}. */
+    private static native String strerror(int errno);
+
+    /**
+     * Replaces this process with {@code command}, with {@code vars} set over its environment. Returns,
+     * having done nothing, when it cannot be done here (not bin/jpmpi's process, or the installation has
+     * no {@code lib/libjpmpi-inplace.so}): then the job is started as a child. Never returns otherwise:
+     * when the exec fails, says why, as a child that cannot start would.
+     */
+    static void replace(Context ctx, List<String> command, Map<String, String> vars) throws JpmpiException {
+        if (!ours) {
+            return;
+        }
+        byte[][][] words = prepare(ctx, command, vars);
+        if (words == null) {
+            return;
+        }
+        ctx.out().flush();
+        ctx.err().flush();
+        System.out.flush();
+        System.err.flush();
+        int errno = exec(words[0], words[1]);
+        throw new JpmpiException(ExitCode.CANNOT_START, "cannot start " + command.get(0) + ": " + strerror(errno));
+    }
+
+    /**
+     * All that {@link #replace} does before the exec, for the launcher's AOT training (so that its
+     * classes are in the cache, as the dry run's are); whether the library is there.
+     */
+    static boolean rehearse(Context ctx, List<String> command, Map<String, String> vars) {
+        return prepare(ctx, command, vars) != null;
+    }
+
+    /**
+     * The library loaded, and the command's words and the variables (NAME=VALUE) as ProcessBuilder would
+     * have passed them, in the JVM's encoding of file names; null without the library.
+     */
+    private static byte[][][] prepare(Context ctx, List<String> command, Map<String, String> vars) {
+        try {
+            System.load(ctx.layout().inPlaceLibrary().toString());
+        } catch (UnsatisfiedLinkError e) {
+            return null;
+        }
+        Charset cs = jnuCharset();
+        byte[][] argv = new byte[command.size()][];
+        for (int i = 0; i < argv.length; i++) {
+            argv[i] = command.get(i).getBytes(cs);
+        }
+        byte[][] set = new byte[vars.size()][];
+        int i = 0;
+        for (Map.Entry<String, String> e : vars.entrySet()) {
+            set[i++] = (e.getKey() + "=" + e.getValue()).getBytes(cs);
+        }
+        return new byte[][][] {argv, set};
+    }
+
+    private static Charset jnuCharset() {
+        try {
+            return Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+        } catch (IllegalArgumentException e) {
+            return StandardCharsets.UTF_8;
+        }
+    }
+}
