@@ -263,7 +263,7 @@ class InstallTreeIT {
         Result again = run(List.of(jpmpi, "doctor", "--no-smoke"), Map.of(), work, true);
         assertEquals(0, again.exit(), again::describe);
         assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    AOT cache for JDK ")), again::describe);
-        assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    launcher's AOT cache for JDK ")), again::describe);
+        assertTrue(again.out().lines().anyMatch(l -> l.startsWith("ok    launcher's AOT caches for JDK ")), again::describe);
         assertTrue(again.out().contains("jpmpi doctor: ready\n"), again::describe);
     }
 

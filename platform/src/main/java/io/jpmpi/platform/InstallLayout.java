@@ -19,7 +19,7 @@ import java.util.List;
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
  * share/jpmpi/java/tools/&lt;tool&gt;/             the built-in Java levels (and the example's)
- * share/jpmpi/java/launcher/                 the launcher's jar, its JVM options, its AOT cache
+ * share/jpmpi/java/launcher/                 the launcher's jars, its JVM options, its AOT caches
  * share/jpmpi/java/api/                      the interceptor API jar, its sources and javadoc
  * share/jpmpi/examples/                      example programs and tools (sources)
  * share/jpmpi/site/                          a site's switch-on for every job: Slurm's TaskProlog, modulefiles
@@ -91,9 +91,18 @@ public final class InstallLayout {
     /** The launcher's JVM options, one per line, in {@link #JAVA_LAUNCHER} (bin/jpmpi and its AOT training). */
     public static final String LAUNCHER_JVM_OPTIONS = "jvm.options";
 
-    /** The launcher's own AOT cache made for JDK {@code major}, in {@link #JAVA_LAUNCHER}. */
+    /** The launcher's own AOT cache made for JDK {@code major}, in {@link #JAVA_LAUNCHER}: every command. */
     public static String launcherAotCache(int major) {
         return "jpmpi-launcher-jdk" + major + ".aot";
+    }
+
+    /**
+     * The launcher's second AOT cache for JDK {@code major}, in {@link #JAVA_LAUNCHER}: trained on a
+     * {@code run} without the profile tool alone, which bin/jpmpi gives the JVM for such a command (fewer
+     * classes, mapped and linked sooner; tools-entry/README.md, "The launcher's own start").
+     */
+    public static String launcherRunAotCache(int major) {
+        return "jpmpi-launcher-run-jdk" + major + ".aot";
     }
 
     /** The AOT cache made for JDK {@code major}, in {@link #JAVA_RUNTIME}. */

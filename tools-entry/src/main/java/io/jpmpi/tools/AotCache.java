@@ -30,24 +30,29 @@ final class AotCache {
         return unfit(layout.aotCachePath(jdk.major()), layout.javaClasspath(), "", "runtime", jdk);
     }
 
-    /** Why bin/jpmpi would not give the launcher's own cache to its JVM on {@code jdk}; empty when it would. */
+    /**
+     * Why bin/jpmpi would not give one of the launcher's own caches (every command's, and a run's without
+     * the profile tool) to its JVM on {@code jdk}; empty when it would give either.
+     */
     static Optional<String> unfitLauncher(Layout layout, Jdk jdk) {
-        Path cache = layout.launcherAotCachePath(jdk.major());
-        Optional<String> unfit = unfit(cache, layout.launcherClasspath(), "launcher's ", "launcher", jdk);
-        if (unfit.isPresent()) {
-            return unfit;
-        }
-        // as bin/jpmpi checks it: newer than the JDK's classes and the launcher's jars
-        List<Path> inputs = new ArrayList<>(List.of(jdk.home().resolve("lib/modules")));
-        inputs.addAll(layout.launcherJars());
-        try {
-            for (Path p : inputs) {
-                if (Files.getLastModifiedTime(p).compareTo(Files.getLastModifiedTime(cache)) >= 0) {
-                    return Optional.of("the launcher's AOT cache is older than " + p);
-                }
+        for (Path cache : List.of(layout.launcherAotCachePath(jdk.major()), layout.launcherRunAotCachePath(jdk.major()))) {
+            String whose = "launcher's " + (cache.equals(layout.launcherAotCachePath(jdk.major())) ? "" : "run ");
+            Optional<String> unfit = unfit(cache, layout.launcherClasspath(), whose, "launcher", jdk);
+            if (unfit.isPresent()) {
+                return unfit;
             }
-        } catch (IOException e) {
-            return Optional.of("cannot compare the launcher's AOT cache with its jars: " + e.getMessage());
+            // as bin/jpmpi checks it: newer than the JDK's classes and the launcher's jars
+            List<Path> inputs = new ArrayList<>(List.of(jdk.home().resolve("lib/modules")));
+            inputs.addAll(layout.launcherJars());
+            try {
+                for (Path p : inputs) {
+                    if (Files.getLastModifiedTime(p).compareTo(Files.getLastModifiedTime(cache)) >= 0) {
+                        return Optional.of("the " + whose + "AOT cache is older than " + p);
+                    }
+                }
+            } catch (IOException e) {
+                return Optional.of("cannot compare the " + whose + "AOT cache with its jars: " + e.getMessage());
+            }
         }
         return Optional.empty();
     }
@@ -90,15 +95,23 @@ final class AotCache {
     }
 
     /**
-     * Makes the launcher's own cache for bin/jpmpi on {@code jdk} (which uses it only where its info
-     * file names that JDK and bin/jpmpi's class path): the training ({@link LauncherTraining}) runs
-     * what {@code jpmpi run --tools profile} does, with the launcher's JVM options; returns the cache.
+     * Makes the launcher's own caches for bin/jpmpi on {@code jdk} (which uses one only where its info
+     * file names that JDK and bin/jpmpi's class path), with the launcher's JVM options: every command's,
+     * whose training ({@link LauncherTraining}) runs what {@code jpmpi run --tools profile} does, and a
+     * run's without the profile tool, trained on such a run alone ({@link LauncherTraining#RUN}); returns
+     * both.
      */
-    static Path makeLauncher(Layout layout, Jdk jdk) throws JpmpiException {
-        Path cache = layout.launcherAotCachePath(jdk.major());
-        return train(jdk, cache, layout.launcherClasspath(), List.of("@" + layout.launcherJvmOptions(),
-                "-XX:AOTCacheOutput=" + cache, "-Djpmpi.home=" + layout.home(), "-cp", layout.launcherClasspath(),
-                LauncherTraining.class.getName()));
+    static List<Path> makeLauncher(Layout layout, Jdk jdk) throws JpmpiException {
+        List<Path> made = new ArrayList<>();
+        for (Path cache : List.of(layout.launcherAotCachePath(jdk.major()), layout.launcherRunAotCachePath(jdk.major()))) {
+            List<String> options = new ArrayList<>(List.of("@" + layout.launcherJvmOptions(), "-XX:AOTCacheOutput=" + cache,
+                    "-Djpmpi.home=" + layout.home(), "-cp", layout.launcherClasspath(), LauncherTraining.class.getName()));
+            if (cache.equals(layout.launcherRunAotCachePath(jdk.major()))) {
+                options.add(LauncherTraining.RUN);
+            }
+            made.add(train(jdk, cache, layout.launcherClasspath(), options));
+        }
+        return made;
     }
 
     /** Runs {@code jdk}'s java with {@code options} to make {@code cache}, then its info file. */

@@ -1,6 +1,7 @@
 package io.jpmpi.tools;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,10 +33,10 @@ public final class AotCommand implements Callable<Integer> {
         Path home = javaHome != null ? javaHome : Jdk.forRanks(ctx.env());
         Jdk jdk = Jdk.at(home).orElseThrow(() -> new JpmpiException(ExitCode.NO_JDK, "aot: " + home + " is not a JDK"));
         Path cache = AotCache.make(ctx.layout(), jdk);
-        Path launcher = AotCache.makeLauncher(ctx.layout(), jdk);
+        List<Path> launcher = AotCache.makeLauncher(ctx.layout(), jdk);
         if (!quiet) {
             ctx.note("AOT cache for JDK " + jdk.major() + ": " + cache);
-            ctx.note("launcher's AOT cache for JDK " + jdk.major() + ": " + launcher);
+            ctx.note("launcher's AOT caches for JDK " + jdk.major() + ": " + launcher.get(0) + ", " + launcher.get(1));
         }
         return ExitCode.OK.code;
     }

@@ -24,15 +24,16 @@ final class AsRoot {
         if (kind != Launcher.Kind.OPEN_MPI || !isRoot()) {
             return Map.of();
         }
+        // (loops, not lambdas: a lambda the launcher's AOT cache of a run has not seen is made on every job)
         Map<String, String> add = new LinkedHashMap<>();
-        OPEN_MPI.forEach((k, v) -> {
-            if (!v.equals(ctx.env().get(k))) {
-                add.put(k, v);
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> e : OPEN_MPI.entrySet()) {
+            if (!e.getValue().equals(ctx.env().get(e.getKey()))) {
+                add.put(e.getKey(), e.getValue());
+                b.append(b.isEmpty() ? "" : " ").append(e.getKey()).append('=').append(e.getValue());
             }
-        });
+        }
         if (!add.isEmpty()) {
-            StringBuilder b = new StringBuilder();
-            add.forEach((k, v) -> b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v));
             ctx.note("running as root: " + b + " set for Open MPI's mpirun, which refuses root otherwise");
         }
         return add;

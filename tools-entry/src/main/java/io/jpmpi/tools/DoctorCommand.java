@@ -170,8 +170,9 @@ public final class DoctorCommand implements Callable<Integer> {
                 "Java levels start without it, about 3x slower"));
         // the launcher's own cache, for the JDK running this launcher
         Jdk.at(Path.of(System.getProperty("java.home"))).ifPresent(j -> aotLine(j,
-                AotCache.unfitLauncher(ctx.layout(), j), "launcher's AOT cache for JDK " + j.major() + ": "
-                + ctx.layout().launcherAotCachePath(j.major()).getFileName() + " (bin/jpmpi starts fast)",
+                AotCache.unfitLauncher(ctx.layout(), j), "launcher's AOT caches for JDK " + j.major() + ": "
+                + ctx.layout().launcherAotCachePath(j.major()).getFileName() + ", "
+                + ctx.layout().launcherRunAotCachePath(j.major()).getFileName() + " (bin/jpmpi starts fast)",
                 "bin/jpmpi starts without it, about 0.2 s slower"));
         return true;
     }

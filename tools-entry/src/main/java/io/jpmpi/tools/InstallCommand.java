@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,7 +76,8 @@ public final class InstallCommand implements Callable<Integer> {
                     + AotCache.MIN_MAJOR + " or later has)") + ": Java levels and bin/jpmpi start slower");
         } else {
             ctx.note("AOT cache for JDK " + jdk.major() + ": " + AotCache.make(installed, jdk));
-            ctx.note("launcher's AOT cache for JDK " + jdk.major() + ": " + AotCache.makeLauncher(installed, jdk));
+            List<Path> launcher = AotCache.makeLauncher(installed, jdk);
+            ctx.note("launcher's AOT caches for JDK " + jdk.major() + ": " + launcher.get(0) + ", " + launcher.get(1));
         }
         ctx.note("use it: " + to.resolve(InstallLayout.LAUNCHER_SCRIPT) + " run --tools profile -- mpirun ...; by hand:"
                 + " LD_PRELOAD=" + installed.dispatcher("<mpi>") + " with JPMPI_TOOLS_ENTRY (or --mca ompi_tools_entry)");

@@ -25,18 +25,25 @@ import java.util.Optional;
  * the launcher would start it, and its ranks' dumps are kept as the sample {@link Warmup} merges
  * while a user's job runs ({@link Layout#launcherSample}), so that the warm-up is trained too.
  * Nothing is printed; a step that fails (no MPI on the build machine) only leaves its classes (or the
- * sample) out.
+ * sample) out. With the argument {@link #RUN}, the training of the launcher's cache for a run without
+ * the profile tool: the dry runs with the accounting tool and the step before the exec alone.
  */
 final class LauncherTraining {
+    /** The argument of the training of the launcher's cache for a run without the profile tool. */
+    static final String RUN = "run";
+
     private LauncherTraining() {
     }
 
     public static void main(String[] args) throws IOException {
+        boolean runOnly = args.length > 0 && args[0].equals(RUN);
         PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
         Context ctx = new Context(Layout.current(), System.getenv(), nowhere, nowhere);
         Path dir = Files.createTempDirectory("jpmpi-launcher-training-");
         List<List<String>> steps = new ArrayList<>();
-        steps.add(List.of("--version"));
+        if (!runOnly) {
+            steps.add(List.of("--version"));
+        }
         boolean sample = false;
         List<String> rehearse = null;
         for (MpiImpl impl : MpiImpl.values()) {
@@ -48,13 +55,15 @@ final class LauncherTraining {
             List<String> job = new ArrayList<>(List.of(impl.mpirun()));
             job.addAll(impl.ranksArgs(2));
             job.addAll(List.of(probe.toString(), "exchange")); // messages, collectives: a job's usual profile
-            if (!sample) {
-                sample = keepSample(ctx, job, dir.resolve("sample"));
+            if (!runOnly) {
+                if (!sample) {
+                    sample = keepSample(ctx, job, dir.resolve("sample"));
+                }
+                List<String> run = new ArrayList<>(List.of("run", "--tools", "profile", "--output", out.toString(), "--"));
+                run.addAll(job);
+                steps.add(run);
+                steps.add(List.of("report", "--quiet", out.toString()));
             }
-            List<String> run = new ArrayList<>(List.of("run", "--tools", "profile", "--output", out.toString(), "--"));
-            run.addAll(job);
-            steps.add(run);
-            steps.add(List.of("report", "--quiet", out.toString()));
             List<String> dry = new ArrayList<>(List.of("run", "--dry-run", "--tools", "accounting", "--"));
             dry.addAll(job);
             steps.add(dry);
@@ -69,8 +78,10 @@ final class LauncherTraining {
         }
         if (rehearse != null) {
             // what jpmpi run does before it becomes a job's launcher (InPlace), all but the exec
-            InPlace.rehearse(ctx, rehearse, AsRoot.OPEN_MPI);
+            InPlace.rehearse(ctx, rehearse, AsRoot.allowance(ctx, Launcher.Kind.OPEN_MPI));
         }
+        // and Main.main's end (Exit: a dry run's), which Main.execute does not reach
+        Exit.removeHook(new Thread(() -> { }));
         removeTree(dir);
     }
 

@@ -120,6 +120,11 @@ public record Layout(Path home) {
         return appDir().resolve(InstallLayout.launcherAotCache(major));
     }
 
+    /** Where the launcher's AOT cache of a run without the profile tool, for JDK {@code major}, is, made or not. */
+    public Path launcherRunAotCachePath(int major) {
+        return appDir().resolve(InstallLayout.launcherRunAotCache(major));
+    }
+
     /**
      * The ranks' dumps of a small job (ranks/), made with the launcher's AOT cache by its training: what
      * {@link Warmup} merges while a job runs.
