@@ -104,7 +104,8 @@ class SlurmSiteIT {
      * MPICH under srun --mpi=pmi2 on 3 and on 2 nodes, Open MPI under srun --mpi=pmix (a program that
      * prints what it sees of the preload and exits 5), Python with mpi4py (Open MPI, MPI loaded at run
      * time), a shell command and a Python script without MPI (exit 3); a user's own bin/jpmpi run
-     * --tools profile job; and an MPICH job that sets JPMPI_SITE_TOOLS=off. Each MPI job leaves one
+     * --tools profile job, and one with --tools accounting (jpmpi's process becomes srun); and an MPICH
+     * job that sets JPMPI_SITE_TOOLS=off. Each MPI job leaves one
      * record with its Slurm job id, nodes and ranks (the profiled one a complete profile too), the
      * opted-out and non-MPI ones none; every job's output and srun's exit status are those of the
      * programs, with no line of jpmpi's.
@@ -145,6 +146,10 @@ class SlurmSiteIT {
                     Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools profile --output " + output
                             + " -- srun --mpi=pmi2 " + mpich + " 2" + exit));
             jobs.put(profiled, new int[] {3, 6});
+            // the user's own accounting job: jpmpi run becomes srun (InPlace), the site's level not added twice
+            String accounted = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/accounted-%j.out", "--wrap",
+                    Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools accounting -- srun --mpi=pmi2 " + mpich + " 2" + exit));
+            jobs.put(accounted, new int[] {3, 6});
             List<String> noRecord = new ArrayList<>();
             String optedOut = sbatch(Map.of("JPMPI_SITE_TOOLS", "off"), List.of("-N3", "-n6", "-o",
                     dir + "/off-%j.out", "--wrap", "srun --mpi=pmi2 " + mpich + " 2" + exit));
