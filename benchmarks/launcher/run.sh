@@ -19,7 +19,8 @@
 # disturbs less.
 # JPMPI_B=DIR (another installation, e.g. `jpmpi install --prefix` of a build before a change): the
 # same configurations with its bin/jpmpi ("B:run", ...) in the same rounds, side by side. JPMPI_A=DIR:
-# that tree as A instead of the development installation.
+# that tree as A instead of the development installation. TOOLS=LIST measures `--tools LIST` instead of
+# profile; a list without profile has no output directory and no `report`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,11 +40,15 @@ mkdir -p "$b"
 work=$(mktemp -d "${TMPDIR:-/tmp}/jpmpi-launcher.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 compare_trees
+tools=${TOOLS:-profile}
+profile=""
+[[ ",$tools," != *,profile,* ]] || profile=1
 configs=(plain jvm)
 for t in "${trees[@]}"; do
     p=""
     [[ "$t" == A ]] || p="$t:"
-    configs+=("${p}job" "${p}run" "${p}version" "${p}dry-run" "${p}report")
+    configs+=("${p}job" "${p}run" "${p}version" "${p}dry-run")
+    [[ -z "$profile" ]] || configs+=("${p}report")
 done
 jvm_options="$JPMPI_TREE/share/jpmpi/java/launcher/jvm.options"
 
@@ -53,16 +58,17 @@ one() {
     [[ "$config" != *:* ]] || t=${config%%:*}
     what=${config#*:}
     dir="$work/$t-$round"
-    local cmd=()
+    local cmd=() out=()
+    [[ -z "$profile" ]] || out=(-o "$dir/$what")
     case "$what" in
         plain) cmd=("${mpirun[@]}" "$b/empty") ;;
         jvm) cmd=("$JAVA_HOME/bin/java" "@$jvm_options" -version) ;;
         job) # the launcher's own command, from its dry run (Shell.quote'd words), into DIR
-            eval "cmd=($("${jp[$t]}" run --dry-run --tools profile -o "$dir/job" -- "${mpirun[@]}" "$b/empty" 2>/dev/null))"
+            eval "cmd=($("${jp[$t]}" run --dry-run --tools "$tools" "${out[@]}" -- "${mpirun[@]}" "$b/empty" 2>/dev/null))"
             mkdir -p "$dir/job" ;;
-        run) cmd=("${jp[$t]}" run --tools profile -o "$dir/run" -- "${mpirun[@]}" "$b/empty") ;;
+        run) cmd=("${jp[$t]}" run --tools "$tools" "${out[@]}" -- "${mpirun[@]}" "$b/empty") ;;
         version) cmd=("${jp[$t]}" --version) ;;
-        dry-run) cmd=("${jp[$t]}" run --dry-run --tools profile -o "$dir/dry" -- "${mpirun[@]}" "$b/empty") ;;
+        dry-run) cmd=("${jp[$t]}" run --dry-run --tools "$tools" "${out[@]}" -- "${mpirun[@]}" "$b/empty") ;;
         report) # the dumps of this round's job (which runs before it: see the order below)
             cmd=("${jp[$t]}" report --quiet "$dir/job") ;;
     esac
@@ -85,14 +91,14 @@ for ((r = 1; r <= runs; r++)); do
         c=${configs[$(((i + r) % n))]}
         [[ "$c" != *report ]] || continue
         order+=("$c")
-        [[ "$c" != *job ]] || order+=("${c%job}report")
+        [[ "$c" != *job || -z "$profile" ]] || order+=("${c%job}report")
     done
     for c in "${order[@]}"; do
         one "$c" "$r"
     done
 done
 
-echo "jpmpi launcher's fixed cost: $impl, $np ranks, $runs rounds; A = $tree_a${JPMPI_B:+, B = $JPMPI_B};" \
+echo "jpmpi launcher's fixed cost, --tools $tools: $impl, $np ranks, $runs rounds; A = $tree_a${JPMPI_B:+, B = $JPMPI_B};" \
     "$(getconf _NPROCESSORS_ONLN) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v order="${configs[*]}" -v trees="${trees[*]}" -f "$root/benchmarks/median.awk" -f /dev/stdin "$work/times.txt" <<'AWK'
 { t[$1 " " $2] = $3; c[$1 " " $2] = $4; round[$2] = 1 }
