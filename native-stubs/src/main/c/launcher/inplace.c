@@ -13,8 +13,12 @@
  *   exec; the process's first thread (the java launcher's, waiting for the JVM's main thread) still
  *   has the original one, read from /proc;
  * - descriptors 0, 1 and 2 only: every other one (the JVM's jars and its AOT cache among them, not all
- *   opened close-on-exec) is marked close-on-exec, as ProcessBuilder's child closed them;
- * - handlers the JVM installed go back to the default by exec itself; the JVM ignores no signal.
+ *   opened close-on-exec) is marked close-on-exec, as ProcessBuilder's child closed them. In a table of
+ *   this thread's own first (unshare(CLONE_FILES)): another of the JVM's threads may open a file while
+ *   this one looks (1 exec in 30 took a jar the JVM's logger was reading along), and that file would
+ *   go to the job;
+ * - handlers the JVM installed go back to the default by exec itself, and the signals ignored when
+ *   bin/jpmpi started are ignored again (the JVM replaces an ignored SIGPIPE, for one, with a handler).
  * The command is found on the process's PATH, as ProcessBuilder looked for it.
  */
 #define _GNU_SOURCE
@@ -23,10 +27,12 @@
 #include <fcntl.h>
 #include <jni.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -92,10 +98,19 @@ static int original_mask(sigset_t *mask) {
     return found;
 }
 
-/* Every descriptor above 2 close-on-exec. */
+/*
+ * Every descriptor above 2 close-on-exec, in this thread's own copy of the table (what execve takes):
+ * no other thread adds to it once it is made. Without the copy (the call refused) the process's table.
+ */
 static void close_on_exec(void) {
-    DIR *d = opendir("/proc/self/fd");
+    int own_table = unshare(CLONE_FILES) == 0;
+    DIR *d = opendir(own_table ? "/proc/thread-self/fd" : "/proc/self/fd");
     if (d == NULL) {
+#ifdef SYS_close_range
+        if (syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) == 0) {
+            return;
+        }
+#endif
         for (int fd = 3; fd < 1024; fd++) { /* no /proc: the usual range */
             int flags = fcntl(fd, F_GETFD);
             if (flags >= 0) {
@@ -104,11 +119,11 @@ static void close_on_exec(void) {
         }
         return;
     }
-    int own = dirfd(d);
+    int dir = dirfd(d);
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         char *end;
         long fd = strtol(e->d_name, &end, 10);
-        if (*end != '\0' || end == e->d_name || fd <= 2 || fd == own) {
+        if (*end != '\0' || end == e->d_name || fd <= 2 || fd == dir) {
             continue;
         }
         int flags = fcntl((int)fd, F_GETFD);
@@ -119,12 +134,23 @@ static void close_on_exec(void) {
     closedir(d);
 }
 
+/* Each signal whose bit (N-1) is set in `ignored` ignored, as it was when bin/jpmpi started. */
+static void ignore_again(unsigned long long ignored) {
+    for (int sig = 1; sig <= 64; sig++) {
+        if ((ignored & (1ULL << (sig - 1))) && sig != SIGKILL && sig != SIGSTOP) {
+            signal(sig, SIG_IGN); /* glibc's own two real-time signals are refused: fine */
+        }
+    }
+}
+
 /*
- * io.jpmpi.tools.InPlace.exec(byte[][] argv, byte[][] vars): executes argv (its first word looked up
- * on PATH unless it has a slash) with `vars` (NAME=VALUE) set over the environment. Returns only when
- * that fails: errno, or ENOMEM when the words could not be copied.
+ * io.jpmpi.tools.InPlace.exec(byte[][] argv, byte[][] vars, long ignored): executes argv (its first
+ * word looked up on PATH unless it has a slash) with `vars` (NAME=VALUE) set over the environment and
+ * the signals of `ignored` ignored. Returns only when that fails: errno, or ENOMEM when the words could
+ * not be copied (the signals are then left ignored: the launcher ends).
  */
-JNIEXPORT jint JNICALL Java_io_jpmpi_tools_InPlace_exec(JNIEnv *env, jclass cls, jobjectArray argv, jobjectArray vars) {
+JNIEXPORT jint JNICALL Java_io_jpmpi_tools_InPlace_exec(JNIEnv *env, jclass cls, jobjectArray argv, jobjectArray vars,
+                                                        jlong ignored) {
     (void)cls;
     jsize nargs = 0, nvars = 0, nenv = 0;
     char **args = strings(env, argv, &nargs);
@@ -151,6 +177,7 @@ JNIEXPORT jint JNICALL Java_io_jpmpi_tools_InPlace_exec(JNIEnv *env, jclass cls,
     sigset_t mask, before;
     int restore = original_mask(&mask);
     close_on_exec();
+    ignore_again((unsigned long long)ignored);
     if (restore) {
         pthread_sigmask(SIG_SETMASK, &mask, &before);
     }

@@ -27,7 +27,7 @@ final class InPlace {
         ours = true;
     }
 
-    private static native int exec(byte[][] argv, byte[][] vars);
+    private static native int exec(byte[][] argv, byte[][] vars, long ignored);
 
     /** The C library's words for {@code errno}. */
     private static native String strerror(int errno);
@@ -50,7 +50,7 @@ final class InPlace {
         ctx.err().flush();
         System.out.flush();
         System.err.flush();
-        int errno = exec(words[0], words[1]);
+        int errno = exec(words[0], words[1], ignoredAtStart());
         throw new JpmpiException(ExitCode.CANNOT_START, "cannot start " + command.get(0) + ": " + strerror(errno));
     }
 
@@ -83,6 +83,25 @@ final class InPlace {
             set[i++] = (e.getKey() + "=" + e.getValue()).getBytes(cs);
         }
         return new byte[][][] {argv, set};
+    }
+
+    /** What bin/jpmpi passes as jpmpi.ignored.signals. */
+    static final String IGNORED_PROPERTY = "jpmpi.ignored.signals";
+
+    /**
+     * The signals ignored when bin/jpmpi started (bit N-1 for signal N, the SigIgn of /proc/PID/status),
+     * less SIGQUIT, which bash ignores itself; 0 when it did not say.
+     */
+    static long ignoredAtStart() {
+        String hex = System.getProperty(IGNORED_PROPERTY, "").trim();
+        if (hex.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Long.parseUnsignedLong(hex, 16) & ~(1L << (3 - 1));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static Charset jnuCharset() {
