@@ -3,7 +3,7 @@
  * `jpmpi run` with tools that need nothing of it after the job becomes the MPI launcher, as
  * `exec mpirun ...` does in a shell script, instead of starting it as a child and waiting. The job then
  * has no JVM beside it, the launcher gets the user's signals itself, and its exit status is the
- * command's (tools-entry/README.md, "The job in place of the launcher").
+ * command's (tools-entry/README.md, "What `run` does", 7).
  *
  * What the new image gets is what a child started by the JDK's ProcessBuilder got before, and what
  * the launcher would get from the shell without jpmpi:

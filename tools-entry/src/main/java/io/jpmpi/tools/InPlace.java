@@ -9,13 +9,17 @@ import java.util.Map;
  * {@code jpmpi run} becoming the job's launcher: when its tools need nothing of it after the job (no
  * profile to merge and report), the launcher's process executes the MPI launcher in its place, as
  * {@code exec mpirun ...} does in a shell script, instead of starting it as a child and waiting
- * (tools-entry/README.md, "The job in place of the launcher"). The job then has no JVM beside it (its
+ * (tools-entry/README.md, "What `run` does", 7). The job then has no JVM beside it (its
  * start and end, its memory), the launcher receives the user's signals itself, and jpmpi's exit
  * status is the launcher's own, as without jpmpi. The exec is native code ({@code lib/libjpmpi-inplace.so},
  * JNI: FFM's first downcall costs more than the whole step saves), which also gives the new image the
  * signal mask the process started with and no descriptor beyond 0, 1 and 2.
  */
 final class InPlace {
+    /** The system property bin/jpmpi gives the signals ignored when it started in: its SigIgn, in hex. */
+    static final String IGNORED_PROPERTY = "jpmpi.ignored.signals";
+    /** SIGQUIT's bit in SigIgn (bit N-1 for signal N). */
+    private static final long SIGQUIT_BIT = 1L << (3 - 1);
     /** Set by {@link Main#main} only: this JVM is bin/jpmpi's process, not a test's or the AOT training's. */
     private static volatile boolean ours;
 
@@ -85,9 +89,6 @@ final class InPlace {
         return new byte[][][] {argv, set};
     }
 
-    /** What bin/jpmpi passes as jpmpi.ignored.signals. */
-    static final String IGNORED_PROPERTY = "jpmpi.ignored.signals";
-
     /**
      * The signals ignored when bin/jpmpi started (bit N-1 for signal N, the SigIgn of /proc/PID/status),
      * less SIGQUIT, which bash ignores itself; 0 when it did not say.
@@ -98,7 +99,7 @@ final class InPlace {
             return 0;
         }
         try {
-            return Long.parseUnsignedLong(hex, 16) & ~(1L << (3 - 1));
+            return Long.parseUnsignedLong(hex, 16) & ~SIGQUIT_BIT;
         } catch (NumberFormatException e) {
             return 0;
         }
