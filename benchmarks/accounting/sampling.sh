@@ -50,29 +50,25 @@ for ((run = 1; run <= runs; run++)); do
     done
 done
 # Per configuration: the median of its sweeps/s, then pair by pair against rate 0 of the same run.
-awk -v configs="${configs[*]}" '
-    { v[$2, $1] = $3; runs[$1] = 1 }
-    function median(a, k,   i, j, t) {
-        for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-        return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-    }
-    END {
-        nc = split(configs, cs, " ")
-        printf "%-10s %14s %28s\n", "sampling", "sweeps/s", "against rate 0, pair by pair"
-        for (c = 1; c <= nc; c++) {
-            k = 0; m = 0
-            for (r in runs) {
-                if ((cs[c], r) in v) x[++k] = v[cs[c], r]
-                if ((cs[c], r) in v && ("0", r) in v) d[++m] = 100 * (v[cs[c], r] / v["0", r] - 1)
-            }
-            med = median(x, k)
-            lo = d[1]; hi = d[1]
-            for (i = 2; i <= m; i++) { if (d[i] < lo) lo = d[i]; if (d[i] > hi) hi = d[i] }
-            name = cs[c] == "plain" ? "no jpmpi" : cs[c] "/s"
-            if (cs[c] == "0") printf "%-10s %14.1f %28s\n", name, med, "(the base)"
-            else printf "%-10s %14.1f %+10.2f %% [%+.2f .. %+.2f]\n", name, med, median(d, m), lo, hi
+awk -v configs="${configs[*]}" -f "$root/benchmarks/median.awk" -f /dev/stdin "$work/rates.txt" <<'AWK'
+{ v[$2, $1] = $3; runs[$1] = 1 }
+END {
+    nc = split(configs, cs, " ")
+    printf "%-10s %14s %28s\n", "sampling", "sweeps/s", "against rate 0, pair by pair"
+    for (c = 1; c <= nc; c++) {
+        x = ""; d = ""
+        for (r in runs) {
+            if ((cs[c], r) in v) x = x " " v[cs[c], r]
+            if ((cs[c], r) in v && ("0", r) in v) d = d " " 100 * (v[cs[c], r] / v["0", r] - 1)
         }
-    }' "$work/rates.txt"
+        med = sorted_median(x, xs)
+        name = cs[c] == "plain" ? "no jpmpi" : cs[c] "/s"
+        if (cs[c] == "0") { printf "%-10s %14.1f %28s\n", name, med, "(the base)"; continue }
+        dmed = sorted_median(d, ds)
+        printf "%-10s %14.1f %+10.2f %% [%+.2f .. %+.2f]\n", name, med, dmed, ds[1], ds[length(ds)]
+    }
+}
+AWK
 for r in "${rates[@]}"; do
     f="$work/records-$r.jsonl"
     [ -f "$f" ] || continue
