@@ -263,12 +263,9 @@ class LauncherIT {
 
         /** The same with {@code env} added to jpmpi's environment. */
         static Held start(Impl impl, List<String> options, Map<String, String> env) throws Exception {
-            return launch(Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600")));
-        }
-
-        private static Held launch(ProcessBuilder pb) throws Exception {
             Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "hold-");
-            pb.directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+            ProcessBuilder pb = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, run(options, impl, 2, "hold", "600"))
+                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
             // SIGINT as a terminal gives it: a shell without job control starts its background commands
             // with SIGINT ignored, which every process below it (this JVM, jpmpi's) would inherit
             pb.command().addAll(0, List.of("env", "--default-signal=INT"));

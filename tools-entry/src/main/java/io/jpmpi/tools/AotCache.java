@@ -31,13 +31,25 @@ final class AotCache {
     }
 
     /**
+     * One of the launcher's own caches: where it is, how doctor names it, and the training's arguments
+     * ({@link LauncherTraining}).
+     */
+    private record LauncherCache(Path path, String whose, List<String> training) {
+    }
+
+    /** The launcher's caches for JDK {@code major}: every command's, and a run's without the profile tool. */
+    private static List<LauncherCache> launcherCaches(Layout layout, int major) {
+        return List.of(new LauncherCache(layout.launcherAotCachePath(major), "launcher's ", List.of()),
+                new LauncherCache(layout.launcherRunAotCachePath(major), "launcher's run ", List.of(LauncherTraining.RUN)));
+    }
+
+    /**
      * Why bin/jpmpi would not give one of the launcher's own caches (every command's, and a run's without
      * the profile tool) to its JVM on {@code jdk}; empty when it would give either.
      */
     static Optional<String> unfitLauncher(Layout layout, Jdk jdk) {
-        for (Path cache : List.of(layout.launcherAotCachePath(jdk.major()), layout.launcherRunAotCachePath(jdk.major()))) {
-            String whose = "launcher's " + (cache.equals(layout.launcherAotCachePath(jdk.major())) ? "" : "run ");
-            Optional<String> unfit = unfit(cache, layout.launcherClasspath(), whose, "launcher", jdk);
+        for (LauncherCache c : launcherCaches(layout, jdk.major())) {
+            Optional<String> unfit = unfit(c.path(), layout.launcherClasspath(), c.whose(), "launcher", jdk);
             if (unfit.isPresent()) {
                 return unfit;
             }
@@ -46,12 +58,12 @@ final class AotCache {
             inputs.addAll(layout.launcherJars());
             try {
                 for (Path p : inputs) {
-                    if (Files.getLastModifiedTime(p).compareTo(Files.getLastModifiedTime(cache)) >= 0) {
-                        return Optional.of("the " + whose + "AOT cache is older than " + p);
+                    if (Files.getLastModifiedTime(p).compareTo(Files.getLastModifiedTime(c.path())) >= 0) {
+                        return Optional.of("the " + c.whose() + "AOT cache is older than " + p);
                     }
                 }
             } catch (IOException e) {
-                return Optional.of("cannot compare the " + whose + "AOT cache with its jars: " + e.getMessage());
+                return Optional.of("cannot compare the " + c.whose() + "AOT cache with its jars: " + e.getMessage());
             }
         }
         return Optional.empty();
@@ -103,13 +115,11 @@ final class AotCache {
      */
     static List<Path> makeLauncher(Layout layout, Jdk jdk) throws JpmpiException {
         List<Path> made = new ArrayList<>();
-        for (Path cache : List.of(layout.launcherAotCachePath(jdk.major()), layout.launcherRunAotCachePath(jdk.major()))) {
-            List<String> options = new ArrayList<>(List.of("@" + layout.launcherJvmOptions(), "-XX:AOTCacheOutput=" + cache,
+        for (LauncherCache c : launcherCaches(layout, jdk.major())) {
+            List<String> options = new ArrayList<>(List.of("@" + layout.launcherJvmOptions(), "-XX:AOTCacheOutput=" + c.path(),
                     "-Djpmpi.home=" + layout.home(), "-cp", layout.launcherClasspath(), LauncherTraining.class.getName()));
-            if (cache.equals(layout.launcherRunAotCachePath(jdk.major()))) {
-                options.add(LauncherTraining.RUN);
-            }
-            made.add(train(jdk, cache, layout.launcherClasspath(), options));
+            options.addAll(c.training());
+            made.add(train(jdk, c.path(), layout.launcherClasspath(), options));
         }
         return made;
     }
