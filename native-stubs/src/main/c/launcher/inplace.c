@@ -12,11 +12,12 @@
  * - the signal mask the process started with: the JVM's threads block SIGQUIT, and a mask survives
  *   exec; the process's first thread (the java launcher's, waiting for the JVM's main thread) still
  *   has the original one, read from /proc;
- * - descriptors 0, 1 and 2 only: every other one (the JVM's jars and its AOT cache among them, not all
- *   opened close-on-exec) is marked close-on-exec, as ProcessBuilder's child closed them. In a table of
- *   this thread's own first (unshare(CLONE_FILES)): another of the JVM's threads may open a file while
- *   this one looks (1 exec in 30 took a jar the JVM's logger was reading along), and that file would
- *   go to the job;
+ * - descriptors 0, 1 and 2, and those the process was started with (bin/jpmpi's helper names them),
+ *   as the shell would have passed them to the launcher: every other one (the JVM's jars and its AOT
+ *   cache among them, not all opened close-on-exec) is marked close-on-exec. In a table of this
+ *   thread's own first (unshare(CLONE_FILES)): another of the JVM's threads may open a file while this
+ *   one looks (1 exec in 30 took a jar the JVM's logger was reading along), and that file would go to
+ *   the job;
  * - handlers the JVM installed go back to the default by exec itself, and the signals ignored when
  *   bin/jpmpi started are ignored again (the JVM replaces an ignored SIGPIPE, for one, with a handler).
  * The command is found on the process's PATH, as ProcessBuilder looked for it.
@@ -98,21 +99,32 @@ static int original_mask(sigset_t *mask) {
     return found;
 }
 
+/* Whether `fd` is one of the `n` descriptors in `keep`. */
+static int kept(long fd, const jint *keep, jsize n) {
+    for (jsize i = 0; i < n; i++) {
+        if (keep[i] == fd) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /*
- * Every descriptor above 2 close-on-exec, in this thread's own copy of the table (what execve takes):
- * no other thread adds to it once it is made. Without the copy (the call refused) the process's table.
+ * Every descriptor above 2 close-on-exec but those of `keep` (the ones bin/jpmpi's process was started
+ * with), in this thread's own copy of the table (what execve takes): no other thread adds to it once it
+ * is made. Without the copy (the call refused) the process's table.
  */
-static void close_on_exec(void) {
+static void close_on_exec(const jint *keep, jsize n) {
     int own_table = unshare(CLONE_FILES) == 0;
     DIR *d = opendir(own_table ? "/proc/thread-self/fd" : "/proc/self/fd");
     if (d == NULL) {
 #ifdef SYS_close_range
-        if (syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) == 0) {
+        if (n == 0 && syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) == 0) {
             return;
         }
 #endif
         for (int fd = 3; fd < 1024; fd++) { /* no /proc: the usual range */
-            int flags = fcntl(fd, F_GETFD);
+            int flags = kept(fd, keep, n) ? -1 : fcntl(fd, F_GETFD);
             if (flags >= 0) {
                 fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
             }
@@ -123,7 +135,7 @@ static void close_on_exec(void) {
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         char *end;
         long fd = strtol(e->d_name, &end, 10);
-        if (*end != '\0' || end == e->d_name || fd <= 2 || fd == dir) {
+        if (*end != '\0' || end == e->d_name || fd <= 2 || fd == dir || kept(fd, keep, n)) {
             continue;
         }
         int flags = fcntl((int)fd, F_GETFD);
@@ -144,13 +156,14 @@ static void ignore_again(unsigned long long ignored) {
 }
 
 /*
- * io.jpmpi.tools.InPlace.exec(byte[][] argv, byte[][] vars, long ignored): executes argv (its first
- * word looked up on PATH unless it has a slash) with `vars` (NAME=VALUE) set over the environment and
- * the signals of `ignored` ignored. Returns only when that fails: errno, or ENOMEM when the words could
- * not be copied (the signals are then left ignored: the launcher ends).
+ * io.jpmpi.tools.InPlace.exec(byte[][] argv, byte[][] vars, long ignored, int[] keep): executes argv (its
+ * first word looked up on PATH unless it has a slash) with `vars` (NAME=VALUE) set over the environment,
+ * the signals of `ignored` ignored, and no descriptor above 2 but those of `keep`. Returns only when
+ * that fails: errno, or ENOMEM when the words could not be copied (the signals are then left ignored:
+ * the launcher ends).
  */
 JNIEXPORT jint JNICALL Java_io_jpmpi_tools_InPlace_exec(JNIEnv *env, jclass cls, jobjectArray argv, jobjectArray vars,
-                                                        jlong ignored) {
+                                                        jlong ignored, jintArray keep) {
     (void)cls;
     jsize nargs = 0, nvars = 0, nenv = 0;
     char **args = strings(env, argv, &nargs);
@@ -176,7 +189,12 @@ JNIEXPORT jint JNICALL Java_io_jpmpi_tools_InPlace_exec(JNIEnv *env, jclass cls,
     }
     sigset_t mask, before;
     int restore = original_mask(&mask);
-    close_on_exec();
+    jsize nkeep = (*env)->GetArrayLength(env, keep);
+    jint *fds = (*env)->GetIntArrayElements(env, keep, NULL);
+    if (fds == NULL) {
+        return ENOMEM;
+    }
+    close_on_exec(fds, nkeep);
     ignore_again((unsigned long long)ignored);
     if (restore) {
         pthread_sigmask(SIG_SETMASK, &mask, &before);

@@ -99,7 +99,7 @@ class InstallTreeIT {
     @Test
     void theInstallationHasEveryPartOfTheLayout() throws IOException {
         List<String> parts = new ArrayList<>(List.of(InstallLayout.LAUNCHER_SCRIPT, InstallLayout.PROPERTIES,
-                InstallLayout.PRELOAD, InstallLayout.IN_PLACE,
+                InstallLayout.PRELOAD, InstallLayout.IN_PLACE, InstallLayout.PLAN_HELPER,
                 InstallLayout.LIB + "/" + InstallLayout.STUB + "/libmpiprofilesupport.so", InstallLayout.INCLUDE + "/jpmpi.h",
                 InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.JVM_OPTIONS,
                 InstallLayout.JAVA_RUNTIME + "/" + InstallLayout.TRAINING_JAR,

@@ -234,7 +234,7 @@ class LauncherIT {
      * SigBlk, SigIgn (without glibc's own two real-time signals, 32 and 33, which no program can set: how
      * a process was started leaves them ignored or not) and the descriptors.
      */
-    private static List<String> state(List<String> lines) {
+    static List<String> state(List<String> lines) {
         List<String> out = new ArrayList<>();
         for (String line : lines) {
             if (line.startsWith("SigIgn:")) {

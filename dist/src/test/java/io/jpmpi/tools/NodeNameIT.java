@@ -1,7 +1,6 @@
 package io.jpmpi.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jpmpi.profilers.accounting.AccountingRecord;
 import io.jpmpi.testsupport.MpiRun.Impl;
@@ -10,7 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A node is Slurm's node where Slurm names it: the accounting record's host and nodes come from
@@ -20,15 +20,13 @@ import org.junit.jupiter.api.Test;
  */
 class NodeNameIT {
     /**
-     * MPICH only: hydra gives each MPMD context its own -env. (Open MPI 4.1's mpirun with an -x in a
-     * later context does not give that context the -x options before the first: jpmpi run's
-     * LD_PRELOAD misses there, and the one rank with the accounting level waits for the other at
-     * MPI_Finalize.)
+     * Each MPMD context its own node name (hydra's -env, Open MPI's -x in the context). Open MPI 4.1's
+     * mpirun gives an -x only to the ranks of its own context: jpmpi run puts its variables into every
+     * context (before, the second rank had no dispatcher and the first waited for it at MPI_Finalize).
      */
-    @Test
-    void slurmsNodeNamesCountTheNodes() throws Exception {
-        Impl impl = Impl.MPICH;
-        assumeTrue(impl.installed(), "no MPICH");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void slurmsNodeNamesCountTheNodes(Impl impl) throws Exception {
         Path records = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "nodes-").resolve("a.jsonl");
         String acct = impl.file("acct");
         for (boolean named : List.of(true, false)) {

@@ -16,6 +16,7 @@ import java.util.List;
  * lib/libjpmpi-preload.so                    the one preload: brings in the dispatcher of a process's MPI
  * lib/libjpmpi-inplace.so                    the launcher's JVM only: jpmpi run becoming the MPI launcher
  * libexec/jpmpi/&lt;mpi&gt;/                      helper programs per MPI (mpit list's probe)
+ * libexec/jpmpi/jpmpi-plan                   bin/jpmpi's: a job of jpmpi run started from the plan kept for it
  * include/jpmpi.h                            the dispatcher's public header
  * share/jpmpi/java/runtime/                  what the ranks' JVM loads, its options, its AOT cache
  * share/jpmpi/java/tools/&lt;tool&gt;/             the built-in Java levels (and the example's)
@@ -64,6 +65,11 @@ public final class InstallLayout {
      * nothing of it after the job (tools-entry/README.md, "The job in place of the launcher").
      */
     public static final String IN_PLACE = LIB + "/libjpmpi-inplace.so";
+    /**
+     * What bin/jpmpi runs for {@code jpmpi run} without the profile tool: the job started from the plan an
+     * earlier run kept, without the JVM (tools-entry/README.md, "Plans kept for the next job").
+     */
+    public static final String PLAN_HELPER = LIBEXEC + "/jpmpi-plan";
     public static final String DOC = "share/doc/jpmpi";
 
     /** The jars of the ranks' Java runtime, in class-path order, in {@link #JAVA_RUNTIME}. */

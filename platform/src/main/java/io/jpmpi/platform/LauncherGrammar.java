@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -281,7 +282,11 @@ public final class LauncherGrammar {
 
     /** The options a context has seen, and its program word once found. */
     private static final class Context {
+        /** Where the context separator that began this context is in the words scanned; -1 for the first. */
+        int startsAt = -1;
         String program;
+        /** Where {@link #program} is in the words scanned; -1 without one. */
+        int programAt = -1;
         boolean multiProg;
         final List<String> appFiles = new ArrayList<>();
         final List<String> configFiles = new ArrayList<>();
@@ -322,6 +327,55 @@ public final class LauncherGrammar {
         return found;
     }
 
+    /**
+     * Where the one program of {@code args} (the launcher's arguments, its name excluded) is, when the
+     * command line alone names it: one context (no {@link #contextSeparator()} word), no appfile,
+     * configfile or --multi-prog file. Every word after it is then the program's own, whatever it is,
+     * except a context separator, which would start another context. Empty otherwise, or when
+     * {@link #programs} refuses the words.
+     */
+    public OptionalInt soleProgram(List<String> args) {
+        if (separator != null && args.contains(separator)) {
+            return OptionalInt.empty();
+        }
+        List<Context> contexts;
+        try {
+            contexts = scan(args);
+        } catch (Refusal r) {
+            return OptionalInt.empty();
+        }
+        Context c = contexts.get(0);
+        if (contexts.size() != 1 || c.programAt < 0 || c.multiProg || !c.appFiles.isEmpty()
+                || !c.configFiles.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(c.programAt);
+    }
+
+    /**
+     * Where the words between MPMD contexts are in {@code args} (the launcher's arguments, its name
+     * excluded), in order: each separator that starts another context (an option's value that happens
+     * to be {@code :} does not). Empty for one context; empty too when the words are refused.
+     */
+    public List<Integer> contextSeparators(List<String> args) {
+        List<Integer> at = new ArrayList<>();
+        try {
+            for (Context c : scan(args)) {
+                if (c.startsAt >= 0) {
+                    at.add(c.startsAt);
+                }
+            }
+        } catch (Refusal r) {
+            return List.of();
+        }
+        return at;
+    }
+
+    /** The word between MPMD contexts ({@code :}), if this launcher has them. */
+    public Optional<String> contextSeparator() {
+        return Optional.ofNullable(separator);
+    }
+
     private List<Context> scan(List<String> args) throws Refusal {
         List<Context> contexts = new ArrayList<>();
         Context cur = new Context();
@@ -331,18 +385,21 @@ public final class LauncherGrammar {
             if (a.equals(separator)) {
                 contexts.add(cur);
                 cur = new Context();
+                cur.startsAt = i;
                 i++;
             } else if (cur.program != null) {
                 i++; // the program's own arguments
             } else if (a.equals(end)) {
                 if (i + 1 < args.size()) {
                     cur.program = args.get(i + 1);
+                    cur.programAt = i + 1;
                 }
                 i += 2;
             } else if (a.length() > 1 && a.startsWith("-")) {
                 i = option(args, i, cur);
             } else {
                 cur.program = a;
+                cur.programAt = i;
                 i++;
             }
         }

@@ -188,6 +188,11 @@ public final class Settings {
                         + " and the job's dumps as soon as rank 0 has written them, used only if they are unchanged"
                         + " when the job has ended; so that merging the ranks' dumps and the reports take less"
                         + " time after the job; for comparisons).", null));
+        s.add(new Setting("LAUNCHER", "PLANS", Reader.LAUNCHER, "on",
+                "off: jpmpi run neither keeps nor uses its plans of earlier jobs (on: a job that needs nothing of"
+                        + " jpmpi after it, started again as before with nothing it was made from changed, starts"
+                        + " from the plan kept for it, without the launcher's JVM; tools-entry/README.md, \"Plans kept"
+                        + " for the next job\").", null));
         // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
         String[][] site = {
             {"TOOLS", "on", "off: the job opts out of the site's tools where the site allows it (site.conf's"
@@ -255,6 +260,7 @@ public final class Settings {
     public static final Setting PROFILE_OUTPUT = get("PROFILE", "OUTPUT");
     public static final Setting ACCOUNTING_FILE = get("ACCOUNTING", "FILE");
     public static final Setting LAUNCHER_WARMUP = get("LAUNCHER", "WARMUP");
+    public static final Setting LAUNCHER_PLANS = get("LAUNCHER", "PLANS");
 
     /** The table as Markdown, as tools-entry/README.md shows it. */
     public static String markdown() {

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,6 +100,13 @@ class LauncherGrammarTest {
                         }
                         List<String> found = words(g, args.toArray(String[]::new)).stream().distinct().toList();
                         assertEquals(List.of("./app"), found, () -> id + ": " + String.join(" ", args));
+                        // the plan cache's rule: the command line's one program, or none where a file names it
+                        OptionalInt at = g.soleProgram(args);
+                        if (o.role() == Role.NONE) {
+                            assertEquals(OptionalInt.of(args.indexOf("./app")), at, () -> id + ": " + String.join(" ", args));
+                        } else {
+                            assertTrue(at.isEmpty(), () -> id + ": " + String.join(" ", args));
+                        }
                         checked++;
                     }
                 }
@@ -115,6 +124,24 @@ class LauncherGrammarTest {
                 "-np", "6", "./app", "x"));
         assertEquals(List.of("./app"), words(LauncherGrammar.of("openmpi-5"), "--mca", "plm_rsh_agent", agent,
                 "--np=6", "./app"));
+    }
+
+    @Test
+    void theSoleProgramIsOnlyThatOfOneContextOnTheCommandLine() {
+        LauncherGrammar ompi = LauncherGrammar.of("openmpi-4.1");
+        assertEquals(OptionalInt.of(2), ompi.soleProgram(List.of("-np", "2", "./a", "-np", "x")));
+        assertEquals(OptionalInt.empty(), ompi.soleProgram(List.of("-np", "2", "./a", ":", "-np", "1", "./b")));
+        assertEquals(OptionalInt.empty(), ompi.soleProgram(List.of("-np", "2")), "no program");
+        assertEquals(OptionalInt.empty(), ompi.soleProgram(List.of("--no-such-option", "./a")), "refused");
+        assertEquals(OptionalInt.of(4), LauncherGrammar.of("openmpi-5").soleProgram(List.of("-n", "2", "--newopt", "--",
+                "./a")), "the word after the end of options");
+        assertEquals(OptionalInt.empty(), LauncherGrammar.of("srun").soleProgram(List.of("-n", "2", "--multi-prog",
+                "progs.conf")));
+        assertEquals(Optional.of(":"), ompi.contextSeparator());
+        assertEquals(List.of(3, 7), ompi.contextSeparators(List.of("-np", "2", "./a", ":", "-np", "1", "./b", ":", "./c")));
+        assertEquals(List.of(4), ompi.contextSeparators(List.of("-np", "2", "-x", ":", ":", "./b")),
+                "a value that is ':' separates nothing");
+        assertEquals(List.of(), ompi.contextSeparators(List.of("-np", "2", "./a", "x")));
     }
 
     @Test

@@ -93,6 +93,7 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
 
     /** Inspects {@code path} now. */
     static Application inspectNow(Path path) throws JpmpiException {
+        Plans.RECORDED.file(path); // (before it is read: a change while it is read makes the plan outdated)
         Optional<ElfFile> elf;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             ByteBuffer magic = ByteBuffer.allocate(4);

@@ -9,12 +9,13 @@ import java.util.Map;
  */
 public record Context(Layout layout, Map<String, String> env, PrintWriter out, PrintWriter err) {
     public static Context ofProcess() {
-        return new Context(Layout.current(), System.getenv(), new PrintWriter(System.out, true),
+        return new Context(Layout.current(), Plans.recording(System.getenv()), new PrintWriter(System.out, true),
                 new PrintWriter(System.err, true));
     }
 
     /** A line of jpmpi's own on stderr (stdout stays the wrapped program's): a refusal or a note. */
     public void note(String line) {
+        Plans.RECORDED.note(line);
         err.println("jpmpi: " + line);
         err.flush();
     }

@@ -68,10 +68,15 @@ public record EntryList(List<Item> items) {
                         + "; a tool can be one level only");
             }
             Path path;
+            if (builtin.isEmpty()) {
+                // a library or a jar of the user's: its checks (ldd, its jar's entries) are not written down
+                Plans.RECORDED.opaque("tool list item " + w);
+            }
             if (builtin.isPresent()) {
                 List<Path> paths = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(
                         ExitCode.BAD_ENTRY, where + ": the built-in tool is not built (" + builtin.get().howToBuild() + ")"));
                 for (int k = 0; k < paths.size(); k++) {
+                    Plans.RECORDED.file(paths.get(k));
                     String part = paths.get(k).toString();
                     // Built-in tools share parts (profile and accounting: the recorder): one level each.
                     if (items.stream().noneMatch(it -> it.resolved.equals(part))) {

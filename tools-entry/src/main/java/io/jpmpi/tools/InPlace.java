@@ -13,11 +13,14 @@ import java.util.Map;
  * start and end, its memory), the launcher receives the user's signals itself, and jpmpi's exit
  * status is the launcher's own, as without jpmpi. The exec is native code ({@code lib/libjpmpi-inplace.so},
  * JNI: FFM's first downcall costs more than the whole step saves), which also gives the new image the
- * signal mask the process started with and no descriptor beyond 0, 1 and 2.
+ * signal mask the process started with and the descriptors it started with (0, 1, 2 and those bin/jpmpi was
+ * given), none of the JVM's own.
  */
 final class InPlace {
     /** The system property bin/jpmpi gives the signals ignored when it started in: its SigIgn, in hex. */
     static final String IGNORED_PROPERTY = "jpmpi.ignored.signals";
+    /** The system property bin/jpmpi's helper gives the descriptors above 2 the process started with: N,N,... */
+    static final String INHERITED_PROPERTY = "jpmpi.inherited.fds";
     /** SIGQUIT's bit in SigIgn (bit N-1 for signal N). */
     private static final long SIGQUIT_BIT = 1L << (3 - 1);
     /** Set by {@link Main#main} only: this JVM is bin/jpmpi's process, not a test's or the AOT training's. */
@@ -31,7 +34,12 @@ final class InPlace {
         ours = true;
     }
 
-    private static native int exec(byte[][] argv, byte[][] vars, long ignored);
+    /** Whether {@link #replace} would take this process's place: bin/jpmpi's process, with the library. */
+    static boolean possible(Context ctx) {
+        return ours && java.nio.file.Files.isRegularFile(ctx.layout().inPlaceLibrary());
+    }
+
+    private static native int exec(byte[][] argv, byte[][] vars, long ignored, int[] keep);
 
     /** The C library's words for {@code errno}. */
     private static native String strerror(int errno);
@@ -54,7 +62,7 @@ final class InPlace {
         ctx.err().flush();
         System.out.flush();
         System.err.flush();
-        int errno = exec(words[0], words[1], ignoredAtStart());
+        int errno = exec(words[0], words[1], ignoredAtStart(), inheritedAtStart());
         throw new JpmpiException(ExitCode.CANNOT_START, "cannot start " + command.get(0) + ": " + strerror(errno));
     }
 
@@ -105,7 +113,28 @@ final class InPlace {
         }
     }
 
-    private static Charset jnuCharset() {
+    /**
+     * The descriptors above 2 the process started with (libexec/jpmpi/jpmpi-plan says which), which the
+     * launcher gets as it would from the shell; none when it did not say.
+     */
+    static int[] inheritedAtStart() {
+        String list = System.getProperty(INHERITED_PROPERTY, "").trim();
+        int[] fds = new int[list.isEmpty() ? 0 : list.split(",").length];
+        int n = 0;
+        for (String w : list.isEmpty() ? new String[0] : list.split(",")) {
+            try {
+                int fd = Integer.parseInt(w.trim());
+                if (fd > 2) {
+                    fds[n++] = fd;
+                }
+            } catch (NumberFormatException e) {
+                // not a descriptor: left out
+            }
+        }
+        return java.util.Arrays.copyOf(fds, n);
+    }
+
+    static Charset jnuCharset() {
         try {
             return Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
         } catch (IllegalArgumentException e) {

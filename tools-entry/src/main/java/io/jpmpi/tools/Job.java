@@ -60,6 +60,7 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
         MpiImpl impl = chooseImpl(launcher, app, request.mpi());
 
         Path dispatcher = layout.dispatcher(impl.id());
+        Plans.RECORDED.file(dispatcher);
         if (!Files.isRegularFile(dispatcher)) {
             throw new JpmpiException(ExitCode.NOT_BUILT, "no jpmpi dispatcher for " + impl.displayName() + " ("
                     + dispatcher + " is missing): build jpmpi where " + impl.mpicc() + " is installed (./mvnw install)");

@@ -34,8 +34,11 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         String name = Path.of(word).getFileName().toString();
         String real;
         try {
-            real = path.toRealPath().getFileName().toString();
+            Path to = path.toRealPath();
+            Plans.RECORDED.realPath(path, to);
+            real = to.getFileName().toString();
         } catch (IOException e) {
+            Plans.RECORDED.opaque("no real path for " + path);
             real = name;
         }
         if (name.equals("srun") || real.equals("srun")) {
@@ -80,9 +83,11 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         String name = path.getFileName().toString();
         String real = name;
         try {
-            real = path.toRealPath().getFileName().toString();
+            Path to = path.toRealPath();
+            Plans.RECORDED.realPath(path, to);
+            real = to.getFileName().toString();
         } catch (IOException e) {
-            // the name it was called by
+            Plans.RECORDED.opaque("no real path for " + path);
         }
         if (List.of("prterun", "prun").contains(real) || List.of("prterun", "prun").contains(name)) {
             return true;
@@ -92,6 +97,15 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         }
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(Open MPI\\) (\\d+)\\.").matcher(versionOf(path));
         return m.find() && Integer.parseInt(m.group(1)) >= 5;
+    }
+
+    /** The word between the launcher's MPMD contexts ({@code :}); empty if it has none or no grammar. */
+    public String contextSeparator() {
+        try {
+            return grammar().contextSeparator().orElse("");
+        } catch (JpmpiException e) {
+            return "";
+        }
     }
 
     /** The inserted arguments (right after the launcher's name) and the extra variables of its own environment. */
@@ -104,10 +118,25 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         out.add(command.get(0));
         Map<String, String> own = new java.util.LinkedHashMap<>();
         switch (kind) {
-            case OPEN_MPI -> vars.forEach((k, v) -> {
-                out.add("-x");
-                out.add(k + "=" + v);
-            });
+            case OPEN_MPI -> {
+                // Open MPI 4.1 gives a -x only to the ranks of the context it is in: after every separator too
+                List<String> x = new ArrayList<>();
+                vars.forEach((k, v) -> {
+                    x.add("-x");
+                    x.add(k + "=" + v);
+                });
+                List<String> args = command.subList(1, command.size());
+                List<Integer> separators = grammar().contextSeparators(args);
+                out.addAll(x);
+                int from = 0;
+                for (int at : separators) {
+                    out.addAll(args.subList(from, at + 1));
+                    out.addAll(x);
+                    from = at + 1;
+                }
+                out.addAll(args.subList(from, args.size()));
+                return new Rewritten(out, own);
+            }
             case HYDRA -> vars.forEach((k, v) -> {
                 out.add("-genv");
                 out.add(k);
@@ -143,18 +172,29 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         }
         if (word.contains("/")) {
             Path p = Path.of(word).toAbsolutePath();
-            return Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+            return executable(p) ? Optional.of(p) : Optional.empty();
         }
-        for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
+        String path = env.get("PATH");
+        for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;
             }
             Path p = Path.of(dir, word);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+            if (executable(p)) {
                 return Optional.of(p.toAbsolutePath());
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether {@code p} is an executable file; what was found written down for a plan ({@link Plans}). */
+    private static boolean executable(Path p) {
+        if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+            Plans.RECORDED.file(p);
+            return true;
+        }
+        Plans.RECORDED.notExecutable(p);
+        return false;
     }
 
     private static String versionOf(Path launcher) throws JpmpiException {

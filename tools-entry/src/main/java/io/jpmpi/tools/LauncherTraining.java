@@ -38,7 +38,8 @@ final class LauncherTraining {
     public static void main(String[] args) throws IOException {
         boolean runOnly = args.length > 0 && args[0].equals(RUN);
         PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
-        Context ctx = new Context(Layout.current(), System.getenv(), nowhere, nowhere);
+        // (the environment as Context.ofProcess reads it, for a run's plan)
+        Context ctx = new Context(Layout.current(), Plans.recording(System.getenv()), nowhere, nowhere);
         Path dir = Files.createTempDirectory("jpmpi-launcher-training-");
         List<List<String>> steps = new ArrayList<>();
         if (!runOnly) {
@@ -79,10 +80,26 @@ final class LauncherTraining {
         if (rehearse != null) {
             // what jpmpi run does before it becomes a job's launcher (InPlace), all but the exec
             InPlace.rehearse(ctx, rehearse, AsRoot.allowance(ctx, Launcher.Kind.OPEN_MPI));
+            keepPlan(ctx, rehearse, dir.resolve("cache"));
         }
         // and Main.main's end (Exit: a dry run's), which Main.execute does not reach
         Exit.removeHook(new Thread(() -> { }));
         removeTree(dir);
+    }
+
+    /** The plan of a job with the accounting tool kept as a run keeps it ({@link Plans}), into {@code cache}. */
+    private static void keepPlan(Context ctx, List<String> job, Path cache) {
+        Map<String, String> env = new LinkedHashMap<>(ctx.env());
+        env.put("XDG_CACHE_HOME", cache.toString());
+        Context in = new Context(ctx.layout(), env, ctx.out(), ctx.err());
+        List<String> words = new ArrayList<>(List.of("run", "--tools", "accounting", "--"));
+        words.addAll(job);
+        try {
+            Job planned = Job.plan(in.layout(), new Job.Request(job, "accounting", null, Optional.empty(), true), env);
+            Plans.store(in, words, planned, AsRoot.allowance(in, planned.launcher().kind()), new Plans.Inputs());
+        } catch (JpmpiException | RuntimeException e) {
+            // no plan: its classes are left out
+        }
     }
 
     /**

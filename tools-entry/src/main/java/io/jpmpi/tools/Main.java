@@ -8,6 +8,7 @@ public final class Main {
     public static void main(String[] args) {
         Context ctx = Context.ofProcess();
         InPlace.processIsOurs();
+        Plans.processArgs(args);
         Exit.exit(ctx, execute(ctx, args));
     }
 

@@ -89,6 +89,8 @@ public final class Processes {
      * returns its stdout and stderr together; at most 30 s.
      */
     public static String capture(List<String> command) throws JpmpiException {
+        // what another program says is not written down: a run that asks one keeps no plan
+        Plans.RECORDED.opaque("ran " + command.get(0));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().remove("LD_PRELOAD");

@@ -130,7 +130,11 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
         Map<String, String> launcherEnv = new LinkedHashMap<>(job.launcherEnv());
         launcherEnv.putAll(AsRoot.allowance(ctx, job.launcher().kind()));
         if (dir == null) {
-            // nothing to do after the job: the launcher takes this process's place (returns where it cannot)
+            // nothing to do after the job: the launcher takes this process's place (returns where it cannot),
+            // and the next job started so can start from this one's plan
+            if (InPlace.possible(ctx) && output == null && (named == null || !writesOutput(list)) && !verbose) {
+                Plans.keep(ctx, job, launcherEnv);
+            }
             InPlace.replace(ctx, job.command(), launcherEnv);
         }
         String given = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse("");

@@ -1,0 +1,298 @@
+package io.jpmpi.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jpmpi.testsupport.MpiRun.Impl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The plans jpmpi run keeps for the next job (tools-entry/README.md, "Plans kept for the next job"), with
+ * the real launchers: a job started again from its plan starts no JVM (the JVM of a planning run says
+ * "Picked up JAVA_TOOL_OPTIONS", which the test sets) and is the same job; each thing a plan was made
+ * from, changed, makes the next run plan anew (and the change is taken: a launcher put before the old
+ * one on PATH runs); a plan that is not the user's own is not used; the launcher gets the shell's
+ * descriptors and signals whichever way it starts.
+ */
+class PlansIT {
+    /** What the launcher's JVM prints first when JAVA_TOOL_OPTIONS is set: a run that planned. */
+    static final String PLANNED = "Picked up JAVA_TOOL_OPTIONS";
+
+    /** One test's place: its working directory, its plans, its accounting records. */
+    record Place(Path dir, Path cache, Path recordFile) {
+        static Place make(String name) throws IOException {
+            Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "plans-" + name + "-");
+            return new Place(dir, dir.resolve("cache"), dir.resolve("records"));
+        }
+
+        Path plans() {
+            return cache.resolve("jpmpi/plans");
+        }
+
+        Map<String, String> env() {
+            Map<String, String> e = new HashMap<>();
+            e.put("XDG_CACHE_HOME", cache.toString());
+            e.put("JAVA_TOOL_OPTIONS", "-Djpmpi.test.planned=1");
+            e.put("JPMPI_ACCOUNTING_FILE", recordFile.toString());
+            return e;
+        }
+
+        int records() throws IOException {
+            return Files.exists(recordFile) ? Files.readAllLines(recordFile).size() : 0;
+        }
+    }
+
+    record Ran(int exit, String out, String err) {
+        boolean planned() {
+            return err.contains(PLANNED);
+        }
+
+        String describe() {
+            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    /** bin/jpmpi ARGS in {@code place}'s directory with its environment and {@code more}. */
+    static Ran jpmpi(Place place, Map<String, String> more, Consumer<Map<String, String>> edit, List<String> args)
+            throws IOException, InterruptedException {
+        Map<String, String> env = place.env();
+        env.putAll(more);
+        ProcessBuilder pb = Jpmpi.builder(Jpmpi.HOME.resolve("bin/jpmpi"), env, args).directory(place.dir().toFile());
+        edit.accept(pb.environment());
+        Path out = Files.createTempFile(place.dir(), "out-", ".txt");
+        Path err = Files.createTempFile(place.dir(), "err-", ".txt");
+        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(3, TimeUnit.MINUTES)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor();
+        }
+        return new Ran(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    static Ran jpmpi(Place place, List<String> args) throws IOException, InterruptedException {
+        return jpmpi(place, Map.of(), e -> { }, args);
+    }
+
+    /** run --tools accounting -- LAUNCHER 2 ranks exitcode CODE. */
+    static List<String> exitcode(Impl impl, String code) {
+        return LauncherIT.run(List.of("--tools", "accounting"), impl, 2, "exitcode", code);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void theSecondJobStartsFromThePlanOfTheFirstWithoutAJvm(Impl impl) throws Exception {
+        Place place = Place.make("again");
+        Ran first = jpmpi(place, exitcode(impl, "0"));
+        assertEquals(0, first.exit(), first::describe);
+        assertTrue(first.planned(), first::describe);
+        List<Path> kept = list(place.plans());
+        assertEquals(1, kept.size(), () -> "one plan kept: " + kept);
+        assertEquals("rwx------", mode(place.plans()));
+        assertEquals("rw-------", mode(kept.get(0)));
+        // the program's own arguments are not the plan's: another exit status, from the plan
+        Ran second = jpmpi(place, exitcode(impl, "3"));
+        assertEquals(3, second.exit(), second::describe);
+        assertFalse(second.planned(), () -> "started from the plan, no JVM: " + second.describe());
+        Ran third = jpmpi(place, exitcode(impl, "0"));
+        assertEquals(0, third.exit(), third::describe);
+        assertFalse(third.planned(), third::describe);
+        // the tool was in every rank of every job: one record per job
+        assertEquals(3, place.records(), () -> "records: " + read(place.recordFile()));
+        // nothing planned: off
+        Ran off = jpmpi(place, Map.of("JPMPI_LAUNCHER_PLANS", "off"), e -> { }, exitcode(impl, "0"));
+        assertTrue(off.planned(), off::describe);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void eachThingAPlanWasMadeFromChangedPlansAnew(Impl impl) throws Exception {
+        Place place = Place.make("changed");
+        List<String> job = exitcode(impl, "0");
+        Path earlier = Files.createDirectories(place.dir().resolve("earlier-bin"));
+        Map<String, String> path = Map.of("PATH", earlier + ":" + System.getenv("PATH"));
+        assertTrue(jpmpi(place, path, e -> { }, job).planned());
+        assertFalse(jpmpi(place, path, e -> { }, job).planned(), "kept");
+
+        // a variable the planning read (one the ranks get)
+        Ran sampling = jpmpi(place, Map.of("PATH", path.get("PATH"), "JPMPI_ACCOUNTING_SAMPLING", "5"), e -> { }, job);
+        assertTrue(sampling.planned(), sampling::describe);
+        assertTrue(jpmpi(place, path, e -> { }, job).planned(), "and back");
+        assertFalse(jpmpi(place, path, e -> { }, job).planned());
+
+        // the program rewritten (its copy, run by that name)
+        Path program = place.dir().resolve("exitcode");
+        Files.copy(Path.of(impl.file("exitcode")), program, StandardCopyOption.COPY_ATTRIBUTES);
+        List<String> copy = new ArrayList<>(job);
+        copy.set(copy.size() - 2, program.toString());
+        assertTrue(jpmpi(place, path, e -> { }, copy).planned());
+        assertFalse(jpmpi(place, path, e -> { }, copy).planned());
+        Files.copy(Path.of(impl.file("exitcode")), program, StandardCopyOption.REPLACE_EXISTING);
+        Ran rewritten = jpmpi(place, path, e -> { }, copy);
+        assertTrue(rewritten.planned(), rewritten::describe);
+        // ... and replaced by a program that is not an MPI program: refused, as without a plan
+        Files.copy(Path.of("/bin/true"), program, StandardCopyOption.REPLACE_EXISTING);
+        Ran notMpi = jpmpi(place, path, e -> { }, copy);
+        assertTrue(notMpi.planned(), notMpi::describe);
+        assertEquals(ExitCode.NOT_MPI.code, notMpi.exit(), notMpi::describe);
+
+        // a launcher of the same name put on PATH before the one planned with: it is the one that runs
+        String name = LauncherIT.launcher(impl, 2).get(0);
+        Path marker = place.dir().resolve("earlier-launcher-ran");
+        Path wrapper = earlier.resolve(name);
+        Files.writeString(wrapper, "#!/bin/sh\n[ \"$1\" = --version ] || : >'" + marker + "'\nexec '"
+                + LauncherIT.onPath(name) + "' \"$@\"\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Ran other = jpmpi(place, path, e -> { }, job);
+        assertEquals(0, other.exit(), other::describe);
+        assertTrue(other.planned(), other::describe);
+        assertTrue(Files.exists(marker), "the launcher first on PATH ran");
+
+        // another working directory
+        Place elsewhere = new Place(Files.createDirectories(place.dir().resolve("sub")), place.cache(), place.recordFile());
+        assertTrue(jpmpi(elsewhere, job).planned());
+        assertFalse(jpmpi(elsewhere, job).planned());
+
+        // a second context of programs after the planned program's words: planned, and both run
+        List<String> mpmd = new ArrayList<>(job);
+        mpmd.addAll(List.of(":", impl == Impl.OPENMPI ? "-np" : "-n", "1", impl.file("exitcode"), "0"));
+        int before = elsewhere.records();
+        Ran two = jpmpi(elsewhere, mpmd);
+        assertEquals(0, two.exit(), two::describe);
+        assertTrue(two.planned(), two::describe);
+        assertEquals(before + 1, elsewhere.records());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void aPlanThatIsNotTheUsersOwnIsNotUsed(Impl impl) throws Exception {
+        Place place = Place.make("own");
+        List<String> job = exitcode(impl, "0");
+        assertTrue(jpmpi(place, job).planned());
+        Path plan = list(place.plans()).get(0);
+        assertFalse(jpmpi(place, job).planned());
+        // writable by others: not used, and replaced by the run's own
+        Files.setPosixFilePermissions(plan, PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertTrue(jpmpi(place, job).planned());
+        assertEquals("rw-------", mode(list(place.plans()).get(0)));
+        assertFalse(jpmpi(place, job).planned());
+        // a symbolic link to a plan: not followed
+        Path real = place.dir().resolve("elsewhere.plan");
+        Files.move(plan, real);
+        Files.createSymbolicLink(plan, real);
+        assertTrue(jpmpi(place, job).planned());
+        // the plans' directory writable by others: not used, not written into; the job runs
+        Files.setPosixFilePermissions(place.plans(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        Ran open = jpmpi(place, job);
+        assertEquals(0, open.exit(), open::describe);
+        assertTrue(open.planned(), open::describe);
+        assertTrue(jpmpi(place, job).planned(), "still not used");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void whatThePlanningSaidIsSaidAgain(Impl impl) throws Exception {
+        Place place = Place.make("said");
+        // as root without Open MPI's two variables: jpmpi sets them and says so (MPICH: nothing said)
+        Consumer<Map<String, String>> noAllowance = e -> {
+            e.remove("OMPI_ALLOW_RUN_AS_ROOT");
+            e.remove("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM");
+        };
+        List<String> job = LauncherIT.run(List.of(), impl, 2, "exitcode", "0");
+        Ran first = jpmpi(place, Map.of(), noAllowance, job);
+        Ran second = jpmpi(place, Map.of(), noAllowance, job);
+        assertEquals(0, first.exit(), first::describe);
+        assertEquals(0, second.exit(), second::describe);
+        assertTrue(first.planned() && !second.planned(), second::describe);
+        assertEquals(jpmpiLines(first.err()), jpmpiLines(second.err()));
+        assertTrue(jpmpiLines(second.err()).stream().anyMatch(l -> l.contains("no tools listed")), second::describe);
+    }
+
+    /** The launcher's descriptors and signals, without jpmpi, through a run that plans, from the plan. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void theLauncherGetsTheShellsDescriptorsEitherWay(Impl impl) throws Exception {
+        Place place = Place.make("state");
+        Path bin = Files.createDirectories(place.dir().resolve("bin"));
+        String name = impl == Impl.OPENMPI ? "orterun" : "mpiexec.hydra"; // (names that need no --version)
+        Path notes = place.dir().resolve("notes");
+        Path script = bin.resolve(name);
+        Files.writeString(script, "#!/bin/sh\n"
+                + "while read -r k v; do case $k in SigBlk:|SigIgn:) echo \"$k $v\";; esac; done </proc/self/status >>'"
+                + notes + "'\n"
+                + "fds=''; for f in /proc/self/fd/*; do fds=\"$fds ${f##*/}\"; done; echo \"$fds\" >>'" + notes + "'\n"
+                + "exec '" + LauncherIT.onPath(name) + "' \"$@\"\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> launcher = new ArrayList<>(LauncherIT.launcher(impl, 2));
+        launcher.set(0, name);
+        List<String> plain = new ArrayList<>(launcher);
+        plain.addAll(List.of(impl.file("exitcode"), "0"));
+        List<String> run = new ArrayList<>(List.of("run", "--tools", "accounting", "--"));
+        run.addAll(plain);
+        // descriptor 3 open (3>file) and SIGPIPE ignored, as a service's children are
+        List<String> shell = List.of("env", "--ignore-signal=PIPE", "sh", "-c", "exec \"$@\" 3>>'"
+                + place.dir().resolve("three") + "'", "sh");
+        Map<String, String> env = place.env();
+        env.put("PATH", bin + ":" + System.getenv("PATH"));
+        List<List<String>> commands = new ArrayList<>();
+        commands.add(plain);
+        List<String> jpmpi = new ArrayList<>(List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString()));
+        jpmpi.addAll(run);
+        commands.add(jpmpi);
+        commands.add(jpmpi);
+        List<Boolean> planned = new ArrayList<>();
+        for (List<String> c : commands) {
+            List<String> all = new ArrayList<>(shell);
+            all.addAll(c);
+            ProcessBuilder pb = Jpmpi.builder(Path.of(all.get(0)), env, all.subList(1, all.size()))
+                    .directory(place.dir().toFile());
+            Path err = place.dir().resolve("err.txt");
+            Process p = pb.redirectOutput(place.dir().resolve("out.txt").toFile()).redirectError(err.toFile()).start();
+            assertTrue(p.waitFor(3, TimeUnit.MINUTES));
+            assertEquals(0, p.exitValue(), () -> all + "\n" + read(err));
+            planned.add(read(err).contains(PLANNED));
+        }
+        assertEquals(List.of(false, true, false), planned, "plain, planned, from the plan");
+        List<String> lines = Files.readAllLines(notes);
+        assertEquals(9, lines.size(), () -> "the launcher started three times: " + lines);
+        List<String> without = LauncherIT.state(lines.subList(0, 3));
+        assertTrue(without.get(2).contains(" 3"), () -> "descriptor 3 open: " + without);
+        assertEquals(without, LauncherIT.state(lines.subList(3, 6)), "without jpmpi, then through jpmpi run");
+        assertEquals(without, LauncherIT.state(lines.subList(6, 9)), "without jpmpi, then from the plan");
+    }
+
+    private static List<String> jpmpiLines(String err) {
+        return err.lines().filter(l -> l.startsWith("jpmpi: ")).toList();
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".plan")).toList();
+        }
+    }
+
+    private static String mode(Path p) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+}
