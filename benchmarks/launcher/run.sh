@@ -6,7 +6,11 @@
 #   job       the job exactly as `jpmpi run --tools profile` starts it (the launcher's command from
 #             `jpmpi run --dry-run`: mpirun with LD_PRELOAD and the recorder), without the launcher;
 #             its dumps stay for `report` below
-#   run       `jpmpi run --tools profile -o DIR -- mpirun -np RANKS ./empty`: the whole thing
+#   run       `jpmpi run --tools profile -o DIR -- mpirun -np RANKS ./empty`: the whole thing (without
+#             profile, after the first round, from the plan the run before kept: tools-entry/README.md,
+#             "What `run` does", 9)
+#   anew      (without profile) that run with no plan kept, in a plans directory of its own, so
+#             that it plans in the JVM and keeps its plan (the first job of a command line)
 #   version   `jpmpi --version`: the script, the JDK lookup, the JVM and picocli
 #   dry-run   `jpmpi run --dry-run --tools profile ...`: that and the checks (launcher, ldd, the tools)
 #   report    `jpmpi report --quiet DIR` of the job's dumps: that and merging them into profile.json,
@@ -49,6 +53,7 @@ for t in "${trees[@]}"; do
     [[ "$t" == A ]] || p="$t:"
     configs+=("${p}job" "${p}run" "${p}version" "${p}dry-run")
     [[ -z "$profile" ]] || configs+=("${p}report")
+    [[ -n "$profile" ]] || configs+=("${p}anew")
 done
 jvm_options="$JPMPI_TREE/share/jpmpi/java/launcher/jvm.options"
 
@@ -67,6 +72,7 @@ one() {
             eval "cmd=($("${jp[$t]}" run --dry-run --tools "$tools" "${out[@]}" -- "${mpirun[@]}" "$b/empty" 2>/dev/null))"
             mkdir -p "$dir/job" ;;
         run) cmd=("${jp[$t]}" run --tools "$tools" "${out[@]}" -- "${mpirun[@]}" "$b/empty") ;;
+        anew) cmd=(env XDG_CACHE_HOME="$dir/anew-cache" "${jp[$t]}" run --tools "$tools" -- "${mpirun[@]}" "$b/empty") ;;
         version) cmd=("${jp[$t]}" --version) ;;
         dry-run) cmd=("${jp[$t]}" run --dry-run --tools "$tools" "${out[@]}" -- "${mpirun[@]}" "$b/empty") ;;
         report) # the dumps of this round's job (which runs before it: see the order below)

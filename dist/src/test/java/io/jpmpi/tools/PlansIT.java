@@ -184,6 +184,9 @@ class PlansIT {
         assertTrue(jpmpi(place, job).planned());
         Path plan = list(place.plans()).get(0);
         assertFalse(jpmpi(place, job).planned());
+        Ran doctor = jpmpi(place, List.of("doctor", "--no-smoke", "--mpi", impl.id));
+        assertTrue(doctor.out().contains("ok    plans of earlier jobs (jpmpi run without profile starts a job again without"
+                + " its JVM): 1 kept in " + place.plans() + "\n"), doctor::describe);
         // writable by others: not used, and replaced by the run's own
         Files.setPosixFilePermissions(plan, PosixFilePermissions.fromString("rw-rw-rw-"));
         assertTrue(jpmpi(place, job).planned());
@@ -200,6 +203,10 @@ class PlansIT {
         assertEquals(0, open.exit(), open::describe);
         assertTrue(open.planned(), open::describe);
         assertTrue(jpmpi(place, job).planned(), "still not used");
+        Ran warned = jpmpi(place, List.of("doctor", "--no-smoke", "--mpi", impl.id));
+        assertTrue(warned.out().lines().anyMatch(l -> l.startsWith("warn  plans of earlier jobs") && l.contains(
+                place.plans() + " is writable by other users") && l.contains("(none there is used or kept)")),
+                warned::describe);
     }
 
     @ParameterizedTest(name = "{0}")

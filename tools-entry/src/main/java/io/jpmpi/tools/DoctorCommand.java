@@ -73,6 +73,7 @@ public final class DoctorCommand implements Callable<Integer> {
         Optional<Jdk> jdk = checkRanksJdk();
         jdk.ifPresent(this::checkJavaOptions);
         boolean runtime = checkJavaRuntime(jdk);
+        checkPlans();
         String list = tools != null ? tools : Settings.TOOLS_ENTRY.value(ctx.env()).orElse(null);
         for (MpiImpl impl : impls) {
             boolean ready = checkImplementation(impl);
@@ -175,6 +176,46 @@ public final class DoctorCommand implements Callable<Integer> {
                 + ctx.layout().launcherRunAotCachePath(j.major()).getFileName() + " (bin/jpmpi starts fast)",
                 "bin/jpmpi starts without it, about 0.2 s slower"));
         return true;
+    }
+
+    /**
+     * The plans jpmpi run keeps of earlier jobs (tools-entry/README.md, "What `run` does", 9): on, the
+     * helper there, and this user's directory of them one of the user's alone (else none is used).
+     */
+    private void checkPlans() {
+        String what = "plans of earlier jobs (jpmpi run without profile starts a job again without its JVM)";
+        if (Settings.LAUNCHER_PLANS.value(ctx.env()).filter("off"::equals).isPresent()) {
+            line(Status.OK, what + ": off (" + Settings.LAUNCHER_PLANS.env() + ")", null);
+            return;
+        }
+        Path helper = ctx.layout().home().resolve(InstallLayout.PLAN_HELPER);
+        if (!Files.isExecutable(helper)) {
+            line(Status.WARN, what + ": this installation has no " + helper + ", so every run plans in the JVM (~45 ms)",
+                    "reinstall jpmpi (bin/jpmpi install --prefix DIR)");
+            return;
+        }
+        Optional<Path> dir = Plans.directory(ctx.env());
+        if (dir.isEmpty()) {
+            line(Status.WARN, what + ": neither XDG_CACHE_HOME nor HOME is an absolute path, so none is kept", null);
+            return;
+        }
+        try {
+            int kept = 0;
+            for (Path d : List.of(dir.get().getParent(), dir.get())) {
+                if (Files.exists(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    io.jpmpi.profilers.report.OwnDirectory.make(d); // (there already: only checked)
+                }
+            }
+            if (Files.isDirectory(dir.get())) {
+                try (var files = Files.list(dir.get())) {
+                    kept = (int) files.filter(f -> f.getFileName().toString().endsWith(".plan")).count();
+                }
+            }
+            line(Status.OK, what + ": " + kept + " kept in " + dir.get(), null);
+        } catch (IOException e) {
+            line(Status.WARN, what + ": " + e.getMessage() + " (none there is used or kept)",
+                    "remove it; jpmpi run makes its own");
+        }
     }
 
     /** One AOT cache's line: {@code ok} where it fits, else why not, what that costs and the fix. */
