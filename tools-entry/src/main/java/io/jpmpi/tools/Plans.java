@@ -176,7 +176,8 @@ final class Plans {
      */
     static void keep(Context ctx, Job job, Map<String, String> launcherEnv) {
         List<String> words = args;
-        if (words == null || Settings.LAUNCHER_PLANS.value(ctx.env()).filter("off"::equals).isPresent()
+        // (no lambda on the way: one the launcher's AOT cache has not seen is made on every job)
+        if (words == null || "off".equals(Settings.LAUNCHER_PLANS.value(ctx.env()).orElse(""))
                 || RECORDED.opaqueWhy().isPresent() || job.entries().hasJava()) {
             return;
         }
@@ -198,10 +199,14 @@ final class Plans {
             OwnDirectory.make(dir.get());
             int k = keyLength(words, job).orElseThrow();
             Path file = dir.get().resolve(name(words.subList(0, k), InPlace.jnuCharset()));
-            Path tmp = Files.createTempFile(dir.get(), ".plan", ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            // (not Files.createTempFile: its SecureRandom costs the job ~10 ms; a name taken is a plan not kept)
+            Path tmp = dir.get().resolve("." + Long.toHexString(System.nanoTime()) + "-"
+                    + Integer.toHexString(System.identityHashCode(plan.get())) + ".tmp");
+            try (var out = Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+                out.write(java.nio.ByteBuffer.wrap(plan.get()));
+            }
             try {
-                Files.write(tmp, plan.get(), StandardOpenOption.TRUNCATE_EXISTING);
                 try {
                     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
@@ -282,24 +287,40 @@ final class Plans {
         w.add("home").add(layout.home().toString());
         w.add("cwd").add(Path.of("").toAbsolutePath().toString());
         w.add("key").add(Integer.toString(k.getAsInt()));
-        words.subList(0, k.getAsInt()).forEach(w::add);
+        for (String word : words.subList(0, k.getAsInt())) {
+            w.add(word);
+        }
         w.add("separator").add(job.launcher().contextSeparator());
         synchronized (inputs) {
             if (inputs.opaque != null) {
                 return Optional.empty();
             }
-            inputs.env.forEach((name, value) -> w.add("env").add(name).add(value == null ? "-" : "=" + value));
-            inputs.files.forEach((path, id) -> {
-                w.add("file").add(path);
-                id.forEach(n -> w.add(Long.toString(n)));
-            });
-            inputs.real.forEach((path, to) -> w.add("real").add(path).add(to));
-            inputs.notExecutable.forEach(p -> w.add("notexec").add(p));
-            inputs.notes.forEach(n -> w.add("note").add(n));
+            for (Map.Entry<String, String> e : inputs.env.entrySet()) {
+                w.add("env").add(e.getKey()).add(e.getValue() == null ? "-" : "=" + e.getValue());
+            }
+            for (Map.Entry<String, List<Long>> e : inputs.files.entrySet()) {
+                w.add("file").add(e.getKey());
+                for (long n : e.getValue()) {
+                    w.add(Long.toString(n));
+                }
+            }
+            for (Map.Entry<String, String> e : inputs.real.entrySet()) {
+                w.add("real").add(e.getKey()).add(e.getValue());
+            }
+            for (String p : inputs.notExecutable) {
+                w.add("notexec").add(p);
+            }
+            for (String n : inputs.notes) {
+                w.add("note").add(n);
+            }
         }
-        launcherEnv.forEach((name, value) -> w.add("set").add(name + "=" + value));
+        for (Map.Entry<String, String> e : launcherEnv.entrySet()) {
+            w.add("set").add(e.getKey() + "=" + e.getValue());
+        }
         w.add("exec").add(Integer.toString(before.size()));
-        before.forEach(w::add);
+        for (String word : before) {
+            w.add(word);
+        }
         w.add("end");
         return Optional.of(w.bytes());
     }
@@ -318,9 +339,11 @@ final class Plans {
 
     /** Keeps the {@value #KEPT} newest plans. */
     private static void prune(Path dir) throws IOException {
-        List<Path> plans;
-        try (var s = Files.list(dir)) {
-            plans = s.filter(p -> p.getFileName().toString().endsWith(".plan")).toList();
+        List<Path> plans = new ArrayList<>();
+        try (var s = Files.newDirectoryStream(dir, "*.plan")) {
+            for (Path p : s) {
+                plans.add(p);
+            }
         }
         if (plans.size() <= KEPT) {
             return;
