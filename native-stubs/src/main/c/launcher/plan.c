@@ -8,8 +8,8 @@
  * HOME is the installation, JAVA-COMMAND the launcher's JVM as bin/jpmpi would start it, ARGS jpmpi's
  * own arguments (run ... -- LAUNCHER ...). When a plan kept for the first words of ARGS (up to the
  * program) is there, is the user's own, and everything it was made from is as it was then (the
- * installation, the working directory, each variable the planning read, each file it read or checked,
- * each name on PATH found to be no program), the lines the planning said are said again, the variables
+ * installation, each variable the planning read, each file it read or checked, each name on PATH found
+ * to be no program, the working directory where a relative path was resolved), the lines the planning said are said again, the variables
  * it set for the launcher are set, and the launcher's words then take this process's place, followed
  * by the program's own arguments of this command line. Anything else (no plan, another user's, one
  * thing changed, a word that is not the program's after it) and this process becomes JAVA-COMMAND
@@ -255,10 +255,8 @@ struct start {
 static int holds(char *buf, size_t size, const char *home, char **args, int n_args, int k, struct start *s) {
     struct reader r = {buf, buf + size};
     long long v;
-    char cwd[PATH_MAX];
     if (!same(next(&r), "jpmpi-plan") || !same(next(&r), "1") || !same(next(&r), "home") ||
-        !same(next(&r), home) || !same(next(&r), "cwd") || getcwd(cwd, sizeof cwd) == NULL ||
-        !same(next(&r), cwd) || !same(next(&r), "key") || !number(&r, &v) || v != k) {
+        !same(next(&r), home) || !same(next(&r), "key") || !number(&r, &v) || v != k) {
         return 0;
     }
     for (int i = 0; i < k; i++) {
@@ -291,6 +289,11 @@ static int holds(char *buf, size_t size, const char *home, char **args, int n_ar
             }
             const char *now = getenv(name);
             if (was[0] == '-' ? now != NULL : was[0] != '=' || now == NULL || strcmp(now, was + 1) != 0) {
+                return 0;
+            }
+        } else if (strcmp(tag, "cwd") == 0) {
+            char cwd[PATH_MAX];
+            if (getcwd(cwd, sizeof cwd) == NULL || !same(next(&r), cwd)) {
                 return 0;
             }
         } else if (strcmp(tag, "file") == 0) {

@@ -143,7 +143,20 @@ class PlansIT {
         Files.copy(Path.of(impl.file("exitcode")), program, StandardCopyOption.REPLACE_EXISTING);
         Ran rewritten = jpmpi(place, path, e -> { }, copy);
         assertTrue(rewritten.planned(), rewritten::describe);
-        // ... and replaced by a program that is not an MPI program: refused, as without a plan
+
+        // another working directory: not a thing the plan of a program named by its absolute path is made
+        // from (a batch job in a fresh directory starts from it); of one named ./exitcode, it is
+        Place elsewhere = new Place(Files.createDirectories(place.dir().resolve("sub")), place.cache(), place.recordFile());
+        assertFalse(jpmpi(elsewhere, path, e -> { }, copy).planned(), "the absolute path's plan");
+        List<String> relative = new ArrayList<>(job);
+        relative.set(relative.size() - 2, "./exitcode");
+        assertTrue(jpmpi(place, path, e -> { }, relative).planned());
+        assertFalse(jpmpi(place, path, e -> { }, relative).planned());
+        Files.copy(program, elsewhere.dir().resolve("exitcode"), StandardCopyOption.COPY_ATTRIBUTES);
+        assertTrue(jpmpi(elsewhere, path, e -> { }, relative).planned(), "./exitcode elsewhere");
+        assertFalse(jpmpi(elsewhere, path, e -> { }, relative).planned());
+
+        // the program replaced by one that is not an MPI program: refused, as without a plan
         Files.copy(Path.of("/bin/true"), program, StandardCopyOption.REPLACE_EXISTING);
         Ran notMpi = jpmpi(place, path, e -> { }, copy);
         assertTrue(notMpi.planned(), notMpi::describe);
@@ -160,11 +173,6 @@ class PlansIT {
         assertEquals(0, other.exit(), other::describe);
         assertTrue(other.planned(), other::describe);
         assertTrue(Files.exists(marker), "the launcher first on PATH ran");
-
-        // another working directory
-        Place elsewhere = new Place(Files.createDirectories(place.dir().resolve("sub")), place.cache(), place.recordFile());
-        assertTrue(jpmpi(elsewhere, job).planned());
-        assertFalse(jpmpi(elsewhere, job).planned());
 
         // a second context of programs after the planned program's words: planned, and both run
         List<String> mpmd = new ArrayList<>(job);

@@ -171,6 +171,9 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
             return Optional.empty();
         }
         if (word.contains("/")) {
+            if (!word.startsWith("/")) {
+                Plans.RECORDED.workingDirectory();
+            }
             Path p = Path.of(word).toAbsolutePath();
             return executable(p) ? Optional.of(p) : Optional.empty();
         }
@@ -178,6 +181,9 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;
+            }
+            if (!dir.startsWith("/")) {
+                Plans.RECORDED.workingDirectory(); // (a relative directory on PATH: the working directory's)
             }
             Path p = Path.of(dir, word);
             if (executable(p)) {

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The plans jpmpi run keeps for the next job (tools-entry/README.md, "Plans kept for the next job"). A
  * job that needs nothing of jpmpi after it (it takes the launcher's place: {@link InPlace}) is planned
- * from a few things only: the command line up to its program, the working directory, some variables,
+ * from a few things only: the command line up to its program, some variables, the working directory
+ * where a relative path was resolved,
  * a few files (the launcher, the program, the dispatcher and the tools' libraries, names on PATH before
  * the launcher's), the installation. While a run plans, every one of them is written down here as it is
  * read ({@link #RECORDED}); anything the planning asks of another program (ldd, a launcher's --version,
@@ -75,6 +76,7 @@ final class Plans {
         private final Map<String, String> real = new LinkedHashMap<>();
         private final List<String> notExecutable = new ArrayList<>();
         private final List<String> notes = new ArrayList<>();
+        private boolean workingDirectory;
         private String opaque;
 
         /** A variable read: its value, or null when unset. */
@@ -105,6 +107,11 @@ final class Plans {
             if (!notExecutable.contains(s)) {
                 notExecutable.add(s);
             }
+        }
+
+        /** A relative path resolved (a program or a launcher named ./x, a relative directory on PATH). */
+        synchronized void workingDirectory() {
+            workingDirectory = true;
         }
 
         /** A line said to the user while planning: said again when the plan is used. */
@@ -285,7 +292,6 @@ final class Plans {
         Writer w = new Writer(cs);
         w.add(MAGIC).add(VERSION);
         w.add("home").add(layout.home().toString());
-        w.add("cwd").add(Path.of("").toAbsolutePath().toString());
         w.add("key").add(Integer.toString(k.getAsInt()));
         for (String word : words.subList(0, k.getAsInt())) {
             w.add(word);
@@ -294,6 +300,9 @@ final class Plans {
         synchronized (inputs) {
             if (inputs.opaque != null) {
                 return Optional.empty();
+            }
+            if (inputs.workingDirectory) {
+                w.add("cwd").add(Path.of("").toAbsolutePath().toString());
             }
             for (Map.Entry<String, String> e : inputs.env.entrySet()) {
                 w.add("env").add(e.getKey()).add(e.getValue() == null ? "-" : "=" + e.getValue());
