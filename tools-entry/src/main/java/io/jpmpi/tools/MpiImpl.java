@@ -11,8 +11,13 @@ import java.util.Optional;
  * list of implementations) and how to recognise their libraries.
  */
 public enum MpiImpl {
-    OPENMPI("openmpi", List.of("libmpi.so.40"), List.of("libopen-pal.so", "libopen-rte.so")),
-    MPICH("mpich", List.of("libmpich.so.12", "libmpi.so.12"), List.of("libmpl.so"));
+    // companions: its runtime's own libraries, and its Fortran and C++ bindings, which a Fortran or C++
+    // program may need instead of the C library (Debian's elk-lapw: libmpi_mpifh.so.40 alone), so that such
+    // a program's MPI is known from its own headers, without its dynamic loader's list
+    OPENMPI("openmpi", List.of("libmpi.so.40"), List.of("libopen-pal.so", "libopen-rte.so", "libmpi_mpifh",
+            "libmpi_usempi", "libmpi_cxx.so", "libmpi_java.so")),
+    MPICH("mpich", List.of("libmpich.so.12", "libmpi.so.12"), List.of("libmpl.so", "libmpichfort.so",
+            "libmpichcxx.so", "libmpifort.so", "libmpicxx.so"));
 
     public final Toolchain toolchain;
     /** Sonames of its C library (the first is what jpmpi's build links). */

@@ -140,6 +140,24 @@ class ApplicationTest {
         assertEquals(Optional.empty(), readBytes(dir, new byte[0]));
     }
 
+    /**
+     * A Fortran program needs the MPI's Fortran library alone (Open MPI's libmpi_mpifh or libmpi_usempif08,
+     * MPICH's libmpichfort): its MPI is known from its own headers, as the loader's list says it.
+     */
+    @Test
+    void aFortranProgramsMpiIsItsBindingsOwn() throws Exception {
+        for (Impl impl : Impl.values()) {
+            for (String name : List.of("pingpong_mpif", "fsites_f08")) {
+                Path program = Path.of(impl.file(name));
+                Application a = Application.inspectNow(program);
+                assertTrue(a.libraries().stream().noneMatch(impl.libmpi::equals), () -> name + " needs the C library itself: "
+                        + a.libraries());
+                assertEquals(impl == Impl.OPENMPI ? MpiImpl.OPENMPI : MpiImpl.MPICH, a.impl().orElseThrow(), name);
+                assertTrue(run("ldd", program.toString()).contains(impl.libmpi), name);
+            }
+        }
+    }
+
     @Test
     void theMpiIsTheOneLddsAnswerSays() throws Exception {
         for (Impl impl : Impl.values()) {
