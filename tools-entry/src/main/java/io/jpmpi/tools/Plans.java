@@ -206,7 +206,7 @@ final class Plans {
             OwnDirectory.make(dir.get());
             int k = keyLength(words, job).orElseThrow();
             Path file = dir.get().resolve(name(words.subList(0, k), InPlace.jnuCharset()));
-            // (not Files.createTempFile: its SecureRandom costs the job ~10 ms; a name taken is a plan not kept)
+            // (not Files.createTempFile: its SecureRandom cost the job ~5 ms; a name taken is a plan not kept)
             Path tmp = dir.get().resolve("." + Long.toHexString(System.nanoTime()) + "-"
                     + Integer.toHexString(System.identityHashCode(plan.get())) + ".tmp");
             try (var out = Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
