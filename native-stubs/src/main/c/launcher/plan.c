@@ -1,6 +1,6 @@
 /*
  * plan.c - libexec/jpmpi/jpmpi-plan: a job started again from the plan an earlier `jpmpi run` kept,
- * without the launcher's JVM (tools-entry/README.md, "Plans kept for the next job"; the plans are
+ * without the launcher's JVM (tools-entry/README.md, "What `run` does", 9; the plans are
  * written by tools-entry's Plans.java). bin/jpmpi runs it for `jpmpi run` without the profile tool:
  *
  *     jpmpi-plan HOME N JAVA-COMMAND(N words) ARGS...

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The plans jpmpi run keeps for the next job (tools-entry/README.md, "Plans kept for the next job"), with
+ * The plans jpmpi run keeps for the next job (tools-entry/README.md, "What `run` does", 9), with
  * the real launchers: a job started again from its plan starts no JVM (the JVM of a planning run says
  * "Picked up JAVA_TOOL_OPTIONS", which the test sets) and is the same job; each thing a plan was made
  * from, changed, makes the next run plan anew (and the change is taken: a launcher put before the old

@@ -104,8 +104,10 @@ class SlurmSiteIT {
      * MPICH under srun --mpi=pmi2 on 3 and on 2 nodes, Open MPI under srun --mpi=pmix (a program that
      * prints what it sees of the preload and exits 5), Python with mpi4py (Open MPI, MPI loaded at run
      * time), a shell command and a Python script without MPI (exit 3); a user's own bin/jpmpi run
-     * --tools profile job, and one with --tools accounting (jpmpi's process becomes srun); and an MPICH
-     * job that sets JPMPI_SITE_TOOLS=off. Each MPI job leaves one
+     * --tools profile job, and one with --tools accounting (jpmpi's process becomes srun), submitted
+     * again when all have ended: that job starts from the plan the first kept (tools-entry/README.md,
+     * "What `run` does", 9), without the launcher's JVM; and an MPICH job that sets
+     * JPMPI_SITE_TOOLS=off. Each MPI job leaves one
      * record with its Slurm job id, nodes and ranks (the profiled one a complete profile too), the
      * opted-out and non-MPI ones none; every job's output and srun's exit status are those of the
      * programs, with no line of jpmpi's.
@@ -146,9 +148,13 @@ class SlurmSiteIT {
                     Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools profile --output " + output
                             + " -- srun --mpi=pmi2 " + mpich + " 2" + exit));
             jobs.put(profiled, new int[] {3, 6});
-            // the user's own accounting job: jpmpi run becomes srun (InPlace), the site's level not added twice
-            String accounted = sbatch(Map.of(), List.of("-N3", "-n6", "-o", dir + "/accounted-%j.out", "--wrap",
-                    Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools accounting -- srun --mpi=pmi2 " + mpich + " 2" + exit));
+            // the user's own accounting job: jpmpi run becomes srun (InPlace), the site's level not added twice;
+            // it keeps its plan, from which the same job submitted again starts, without the JVM (below)
+            Map<String, String> plans = Map.of("XDG_CACHE_HOME", dir.resolve("cache").toString(),
+                    "JAVA_TOOL_OPTIONS", "-Djpmpi.test.planned=1");
+            List<String> accountedJob = List.of("-N3", "-n6", "-o", dir + "/accounted-%j.out", "--wrap",
+                    Jpmpi.HOME.resolve("bin/jpmpi") + " run --tools accounting -- srun --mpi=pmi2 " + mpich + " 2" + exit);
+            String accounted = sbatch(plans, accountedJob);
             jobs.put(accounted, new int[] {3, 6});
             List<String> noRecord = new ArrayList<>();
             String optedOut = sbatch(Map.of("JPMPI_SITE_TOOLS", "off"), List.of("-N3", "-n6", "-o",
@@ -162,7 +168,11 @@ class SlurmSiteIT {
             noRecord.add(script);
             List<String> ids = new ArrayList<>(jobs.keySet());
             ids.addAll(noRecord);
-            Map<String, String> ended = awaitEnd(ids);
+            Map<String, String> ended = new TreeMap<>(awaitEnd(ids));
+            String again = sbatch(plans, accountedJob);
+            jobs.put(again, new int[] {3, 6});
+            ids.add(again);
+            ended.putAll(awaitEnd(List.of(again)));
             String outputs = outputs(dir);
             for (String id : ids) {
                 assertTrue(ended.get(id).startsWith("COMPLETED "), () -> id + ": " + ended + "\n" + outputs);
@@ -175,6 +185,11 @@ class SlurmSiteIT {
                 assertTrue(out.contains("srun-exit=" + expected + "\n"), () -> id + ":\n" + out);
                 assertFalse(out.contains("jpmpi:") && !id.equals(profiled), () -> id + ":\n" + out);
             }
+            String first = output(dir, accounted);
+            String second = output(dir, again);
+            assertTrue(first.contains(PlansIT.PLANNED), first);
+            assertFalse(second.contains(PlansIT.PLANNED), () -> "the second job from the first's plan, with its own"
+                    + " SLURM_JOB_ID:\n" + second);
             assertEquals(3, output(dir, shell).lines().filter(l -> l.startsWith("shell task ")).count(), outputs);
             assertTrue(output(dir, script).contains("python without MPI\n"), outputs);
             assertEquals(2, output(dir, python).lines().filter(l -> l.matches("mpi4py rank [01]: ok")).count(), outputs);

@@ -67,7 +67,7 @@ public final class InstallLayout {
     public static final String IN_PLACE = LIB + "/libjpmpi-inplace.so";
     /**
      * What bin/jpmpi runs for {@code jpmpi run} without the profile tool: the job started from the plan an
-     * earlier run kept, without the JVM (tools-entry/README.md, "Plans kept for the next job").
+     * earlier run kept, without the JVM (tools-entry/README.md, "What `run` does", 9).
      */
     public static final String PLAN_HELPER = LIBEXEC + "/jpmpi-plan";
     public static final String DOC = "share/doc/jpmpi";

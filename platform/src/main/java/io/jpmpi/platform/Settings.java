@@ -191,8 +191,8 @@ public final class Settings {
         s.add(new Setting("LAUNCHER", "PLANS", Reader.LAUNCHER, "on",
                 "off: jpmpi run neither keeps nor uses its plans of earlier jobs (on: a job that needs nothing of"
                         + " jpmpi after it, started again as before with nothing it was made from changed, starts"
-                        + " from the plan kept for it, without the launcher's JVM; tools-entry/README.md, \"Plans kept"
-                        + " for the next job\").", null));
+                        + " from the plan kept for it, without the launcher's JVM; tools-entry/README.md, \"What `run`"
+                        + " does\", 9).", null));
         // The site's switch-on (share/jpmpi/site: TaskProlog, modulefile, jpmpi-rank): key, default, what.
         String[][] site = {
             {"TOOLS", "on", "off: the job opts out of the site's tools where the site allows it (site.conf's"

@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The plans jpmpi run keeps for the next job (tools-entry/README.md, "Plans kept for the next job"). A
+ * The plans jpmpi run keeps for the next job (tools-entry/README.md, "What `run` does", 9). A
  * job that needs nothing of jpmpi after it (it takes the launcher's place: {@link InPlace}) is planned
  * from a few things only: the command line up to its program, some variables, the working directory
  * where a relative path was resolved,
