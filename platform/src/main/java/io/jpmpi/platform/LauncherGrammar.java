@@ -335,9 +335,6 @@ public final class LauncherGrammar {
      * {@link #programs} refuses the words.
      */
     public OptionalInt soleProgram(List<String> args) {
-        if (separator != null && args.contains(separator)) {
-            return OptionalInt.empty();
-        }
         List<Context> contexts;
         try {
             contexts = scan(args);

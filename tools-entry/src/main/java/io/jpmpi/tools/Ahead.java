@@ -83,7 +83,7 @@ final class Ahead {
         try {
             Launcher launcher = Launcher.identify(command.get(0), env);
             for (Path p : Application.find(launcher, command.subList(1, command.size()), env, false)) {
-                Optional<Object> file = FileIdentity.of(p);
+                Optional<List<Long>> file = FileIdentity.of(p);
                 if (file.isPresent()) {
                     Inspection i = new Inspection(file.get(), new CompletableFuture<>());
                     STARTED.put(p, i);

@@ -68,10 +68,6 @@ public record EntryList(List<Item> items) {
                         + "; a tool can be one level only");
             }
             Path path;
-            if (builtin.isEmpty()) {
-                // a library or a jar of the user's: its checks (ldd, its jar's entries) are not written down
-                Plans.RECORDED.opaque("tool list item " + w);
-            }
             if (builtin.isPresent()) {
                 List<Path> paths = builtin.get().locate(layout, impl).orElseThrow(() -> new JpmpiException(
                         ExitCode.BAD_ENTRY, where + ": the built-in tool is not built (" + builtin.get().howToBuild() + ")"));
@@ -87,7 +83,10 @@ public record EntryList(List<Item> items) {
                     throw tooMany(where);
                 }
                 continue;
-            } else if (w.contains("/") || w.endsWith(".jar")) {
+            }
+            // a library or a jar of the user's: its checks (ldd, its jar's entries) are not written down
+            Plans.RECORDED.opaque("tool list item " + w);
+            if (w.contains("/") || w.endsWith(".jar")) {
                 path = pathOf(w, where);
             } else if (w.endsWith(".so") || w.contains(".so.")) {
                 // as the dispatcher's dlopen does: the library path, never the working directory, where

@@ -118,10 +118,10 @@ final class InPlace {
      * launcher gets as it would from the shell; none when it did not say.
      */
     static int[] inheritedAtStart() {
-        String list = System.getProperty(INHERITED_PROPERTY, "").trim();
-        int[] fds = new int[list.isEmpty() ? 0 : list.split(",").length];
+        String[] words = System.getProperty(INHERITED_PROPERTY, "").split(",");
+        int[] fds = new int[words.length];
         int n = 0;
-        for (String w : list.isEmpty() ? new String[0] : list.split(",")) {
+        for (String w : words) {
             try {
                 int fd = Integer.parseInt(w.trim());
                 if (fd > 2) {

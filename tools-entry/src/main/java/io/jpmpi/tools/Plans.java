@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The plans jpmpi run keeps for the next job (tools-entry/README.md, "What `run` does", 9). A
@@ -52,8 +51,6 @@ final class Plans {
     static final String VERSION = "1";
     /** How many plans a user keeps at most. */
     static final int KEPT = 64;
-    /** The installation's native side, in {@link InstallLayout#LIBEXEC}. */
-    static final String PROGRAM = "jpmpi-plan";
 
     /** What the planning of this process's run has read: its inputs. */
     static final Inputs RECORDED = new Inputs();
@@ -86,7 +83,7 @@ final class Plans {
 
         /** A file read or checked: the one there now (its identity, size and times); opaque if it cannot be. */
         void file(Path p) {
-            Optional<List<Long>> id = identity(p);
+            Optional<List<Long>> id = FileIdentity.of(p);
             synchronized (this) {
                 if (id.isEmpty()) {
                     opaque("cannot tell " + p + " again");
@@ -161,18 +158,6 @@ final class Plans {
         public Set<Map.Entry<String, String>> entrySet() {
             RECORDED.opaque("the whole environment read");
             return env.entrySet();
-        }
-    }
-
-    /** {@code p}'s device, inode, size, modification and change times (ns), links followed; empty if not there. */
-    static Optional<List<Long>> identity(Path p) {
-        try {
-            Map<String, Object> a = Files.readAttributes(p, "unix:dev,ino,size,lastModifiedTime,ctime");
-            return Optional.of(List.of((Long) a.get("dev"), (Long) a.get("ino"), (Long) a.get("size"),
-                    ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
-                    ((FileTime) a.get("ctime")).to(TimeUnit.NANOSECONDS)));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
         }
     }
 
@@ -284,9 +269,9 @@ final class Plans {
         List<String> before = cmd.subList(0, cmd.size() - tail);
         Layout layout = ctx.layout();
         // the installation: its launcher's classes and properties are what planned
-        Path app = layout.appDir();
-        inputs.file(app.resolve("jpmpi-launcher.jar"));
-        inputs.file(app.resolve("jpmpi-platform.jar"));
+        for (String jar : InstallLayout.LAUNCHER_JARS) {
+            inputs.file(layout.appDir().resolve(jar));
+        }
         inputs.file(layout.propertiesFile());
         Charset cs = InPlace.jnuCharset();
         Writer w = new Writer(cs);
