@@ -9,7 +9,9 @@
  * own arguments (run ... -- LAUNCHER ...). When a plan kept for the first words of ARGS (up to the
  * program) is there, is the user's own, and everything it was made from is as it was then (the
  * installation, each variable the planning read, each file it read or checked, each name on PATH found
- * to be no program, the working directory where a relative path was resolved), the lines the planning said are said again, the variables
+ * to be no program and each place a library was not, the working directory where a relative path was
+ * resolved, what each command the planning ran said: it is run again), the lines the planning said are
+ * said again, the variables
  * it set for the launcher are set, and the launcher's words then take this process's place, followed
  * by the program's own arguments of this command line. Anything else (no plan, another user's, one
  * thing changed, a word that is not the program's after it) and this process becomes JAVA-COMMAND
@@ -27,13 +29,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A plan is a few kilobytes; one beyond this is not one of jpmpi's. */
 #define PLAN_MAX (1 << 20)
 /* The words a plan is for start with run, --, the launcher and the program. */
 #define KEY_MIN 3
+/* The most a command run while planning says for a plan to hold it (Plans.SAID_MAX). */
+#define SAID_MAX (64 * 1024)
+/* How long such a command gets (Processes.capture: 30 s). */
+#define SAID_SECONDS 30
 
 static char **java_command;
 /* -Djpmpi.inherited.fds=N,N...: the descriptors above 2 this process started with (none: empty). */
@@ -238,6 +249,109 @@ static int file_as_was(struct reader *r) {
            mtime == v[3] && ctime == v[4];
 }
 
+/*
+ * What a command said without the load addresses the dynamic loader prints (" (0x7f...)", another at
+ * every run): Plans.steady's rule, in place; the new length.
+ */
+static size_t steady(char *b, size_t n) {
+    size_t out = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 4;
+        if (j < n && memcmp(b + i, " (0x", 4) == 0) {
+            size_t digits = j;
+            while (j < n && ((b[j] >= '0' && b[j] <= '9') || (b[j] >= 'a' && b[j] <= 'f') || (b[j] >= 'A' && b[j] <= 'F'))) {
+                j++;
+            }
+            if (j > digits && j < n && b[j] == ')') {
+                i = j + 1;
+                continue;
+            }
+        }
+        b[out++] = b[i++];
+    }
+    return out;
+}
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Whether `cmd` says `want` now, run as Processes.capture ran it while planning: stdin /dev/null, stdout
+ * and stderr together, without LD_PRELOAD, no other descriptor; at most SAID_SECONDS, SAID_MAX bytes.
+ */
+static int says(char *const cmd[], const char *want) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        return 0;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        if (in < 0 || dup2(in, 0) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0) {
+            _exit(127);
+        }
+#ifdef SYS_close_range
+        if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
+#endif
+        {
+            for (int fd = 3; fd < 1024; fd++) {
+                close(fd);
+            }
+        }
+        unsetenv("LD_PRELOAD");
+        execvp(cmd[0], cmd);
+        _exit(127);
+    }
+    close(p[1]);
+    char *got = malloc(SAID_MAX + 1);
+    size_t n = 0;
+    int ok = got != NULL;
+    double until = seconds() + SAID_SECONDS;
+    while (ok) {
+        double left = until - seconds();
+        struct pollfd pf = {.fd = p[0], .events = POLLIN};
+        int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            ok = 0; /* too long: the JVM plans and says why */
+            break;
+        }
+        ssize_t k = read(p[0], got + n, SAID_MAX + 1 - n);
+        if (k < 0 && errno == EINTR) {
+            continue;
+        }
+        if (k <= 0) {
+            break;
+        }
+        n += (size_t)k;
+        if (n > SAID_MAX) {
+            ok = 0;
+        }
+    }
+    close(p[0]);
+    if (!ok) {
+        kill(pid, SIGKILL);
+    }
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    if (ok) {
+        n = steady(got, n);
+        ok = n == strlen(want) && memcmp(got, want, n) == 0;
+    }
+    free(got);
+    return ok;
+}
+
 /* What a plan asks of the launcher: said, set, run. */
 struct start {
     const char *notes[64];
@@ -313,6 +427,27 @@ static int holds(char *buf, size_t size, const char *home, char **args, int n_ar
             const char *path = next(&r);
             struct stat st;
             if (path == NULL || (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)) {
+                return 0;
+            }
+        } else if (strcmp(tag, "nofile") == 0) {
+            const char *path = next(&r);
+            struct stat st;
+            if (path == NULL || (stat(path, &st) == 0 && S_ISREG(st.st_mode))) {
+                return 0;
+            }
+        } else if (strcmp(tag, "ran") == 0) {
+            char *cmd[65];
+            if (!number(&r, &v) || v < 1 || v > 64) {
+                return 0;
+            }
+            for (int i = 0; i < v; i++) {
+                if ((cmd[i] = (char *)next(&r)) == NULL) {
+                    return 0;
+                }
+            }
+            cmd[v] = NULL;
+            const char *want = next(&r);
+            if (want == NULL || !says(cmd, want)) {
                 return 0;
             }
         } else if (strcmp(tag, "note") == 0) {

@@ -184,6 +184,101 @@ class PlansIT {
         assertEquals(before + 1, elsewhere.records());
     }
 
+    /**
+     * What the planning asked other programs is part of the plan: a program whose MPI only the dynamic
+     * loader tells (it links MPI through a library of its own), a C tool of the user's (the loader's
+     * answer for its dependencies, the places on LD_LIBRARY_PATH it was not). Each start from the plan
+     * asks again: what the loader says changed, the JVM plans anew.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void whatThePlanningAskedIsAskedAgain(Impl impl) throws Exception {
+        Place place = Place.make("asked");
+        Path libs = Files.createDirectories(place.dir().resolve("libs"));
+        Path first = Files.createDirectories(place.dir().resolve("first"));
+        Files.writeString(place.dir().resolve("via.c"), "#include <mpi.h>\n"
+                + "int via(int *argc, char ***argv) { MPI_Init(argc, argv); MPI_Barrier(MPI_COMM_WORLD);"
+                + " return MPI_Finalize(); }\n");
+        Files.writeString(place.dir().resolve("novia.c"), "int via(int *argc, char ***argv) { (void)argc; (void)argv;"
+                + " return 0; }\n");
+        Files.writeString(place.dir().resolve("main.c"), "int via(int *, char ***);\n"
+                + "int main(int argc, char **argv) { return via(&argc, &argv); }\n");
+        cc(place, impl.cc, "-shared", "-fPIC", "-o", libs.resolve("libvia.so").toString(), "via.c");
+        cc(place, "cc", "-o", "indirect", "main.c", "-L" + libs, "-lvia", "-Wl,-rpath," + libs);
+        Files.copy(Path.of(impl.file("libcount.so")), libs.resolve("libmine.so"));
+        // LD_LIBRARY_PATH: first (empty), then libs, where the tool is
+        Map<String, String> env = Map.of("LD_LIBRARY_PATH", first + ":" + libs);
+        List<String> job = new ArrayList<>(List.of("run", "--tools", "accounting,libmine.so", "--"));
+        job.addAll(LauncherIT.launcher(impl, 2));
+        job.add(place.dir().resolve("indirect").toString());
+        Ran planned = jpmpi(place, env, e -> { }, job);
+        assertEquals(0, planned.exit(), planned::describe);
+        assertTrue(planned.planned(), planned::describe);
+        assertTrue(planned.out().contains("MPI_Barrier=1"), () -> "the user's tool counted: " + planned.describe());
+        Ran again = jpmpi(place, env, e -> { }, job);
+        assertEquals(0, again.exit(), again::describe);
+        assertFalse(again.planned(), () -> "from the plan: " + again.describe());
+        assertTrue(again.out().contains("MPI_Barrier=1"), again::describe);
+        assertEquals(2, place.records());
+
+        // a library of the same name where the loader looks first: its MPI is gone, and the run says so
+        cc(place, "cc", "-shared", "-fPIC", "-o", first.resolve("libvia.so").toString(), "novia.c");
+        Ran notMpi = jpmpi(place, env, e -> { }, job);
+        assertTrue(notMpi.planned(), notMpi::describe);
+        assertEquals(ExitCode.NOT_MPI.code, notMpi.exit(), notMpi::describe);
+        // gone again: the loader says what it said for the plan, which holds again (a refused run keeps none)
+        Files.delete(first.resolve("libvia.so"));
+        Ran back = jpmpi(place, env, e -> { }, job);
+        assertEquals(0, back.exit(), back::describe);
+        assertFalse(back.planned(), back::describe);
+
+        // a tool of the same name on LD_LIBRARY_PATH before the planned one's: it is the one taken (and refused)
+        Files.copy(Path.of(impl.file("libneedsgone.so")), first.resolve("libmine.so"));
+        Ran refused = jpmpi(place, env, e -> { }, job);
+        assertTrue(refused.planned(), refused::describe);
+        assertEquals(ExitCode.BAD_ENTRY.code, refused.exit(), refused::describe);
+        assertTrue(refused.err().contains("libmine.so"), refused::describe);
+        assertEquals(3, place.records(), "no job of a refused run");
+    }
+
+    /**
+     * A site's mpirun that is a script choosing its MPI by a variable jpmpi does not know: the
+     * launcher's --version, asked while planning, is asked again from the plan, so a job never starts
+     * with the dispatcher of the MPI the variable no longer picks.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void aLauncherScriptThatChoosesItsMpiIsAskedAgain(Impl impl) throws Exception {
+        Impl other = impl == Impl.OPENMPI ? Impl.MPICH : Impl.OPENMPI;
+        org.junit.jupiter.api.Assumptions.assumeTrue(other.installed() && impl.installed(), "both MPIs");
+        Place place = Place.make("script");
+        Path bin = Files.createDirectories(place.dir().resolve("bin"));
+        Path script = bin.resolve("mpirun");
+        Files.writeString(script, "#!/bin/sh\ncase \"$SITE_MPI\" in\n"
+                + "  mpich) exec '" + LauncherIT.onPath("mpiexec.hydra") + "' \"$@\" ;;\n"
+                + "  *) exec '" + LauncherIT.onPath("mpirun.openmpi") + "' \"$@\" ;;\nesac\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> job = new ArrayList<>(List.of("run", "--tools", "accounting", "--", "mpirun", "-np", "2"));
+        job.add(impl.file("exitcode"));
+        job.add("0");
+        Map<String, String> mine = Map.of("PATH", bin + ":" + System.getenv("PATH"), "SITE_MPI", impl.id);
+        Ran first = jpmpi(place, mine, e -> { }, job);
+        assertEquals(0, first.exit(), first::describe);
+        assertTrue(first.planned(), first::describe);
+        Ran second = jpmpi(place, mine, e -> { }, job);
+        assertEquals(0, second.exit(), second::describe);
+        assertFalse(second.planned(), second::describe);
+        assertEquals(2, place.records());
+        // the script now runs the other MPI's launcher: planned anew, as without a plan
+        Map<String, String> switched = Map.of("PATH", bin + ":" + System.getenv("PATH"), "SITE_MPI", other.id);
+        Ran third = jpmpi(place, switched, e -> { }, job);
+        assertTrue(third.planned(), third::describe);
+        Ran plain = jpmpi(place, Map.of("JPMPI_LAUNCHER_PLANS", "off", "PATH", bin + ":" + System.getenv("PATH"),
+                "SITE_MPI", other.id), e -> { }, job);
+        assertEquals(plain.exit(), third.exit(), () -> third.describe() + "\nwithout plans:\n" + plain.describe());
+        assertEquals(jpmpiLines(plain.err()), jpmpiLines(third.err()));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
     void aPlanThatIsNotTheUsersOwnIsNotUsed(Impl impl) throws Exception {
@@ -287,6 +382,14 @@ class PlansIT {
         assertTrue(without.get(2).contains(" 3"), () -> "descriptor 3 open: " + without);
         assertEquals(without, LauncherIT.state(lines.subList(3, 6)), "without jpmpi, then through jpmpi run");
         assertEquals(without, LauncherIT.state(lines.subList(6, 9)), "without jpmpi, then from the plan");
+    }
+
+    /** Compiles in {@code place}'s directory. */
+    private static void cc(Place place, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).directory(place.dir().toFile()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+        assertEquals(0, p.exitValue(), () -> String.join(" ", command) + "\n" + said);
     }
 
     private static List<String> jpmpiLines(String err) {

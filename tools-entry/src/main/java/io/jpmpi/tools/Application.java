@@ -153,8 +153,12 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
     private static Optional<Application> viaMpi4py(Application python) throws JpmpiException {
         String origin = Processes.capture(List.of(python.path().toString(), "-c",
                 "import importlib.util as u; s = u.find_spec('mpi4py.MPI'); print(s.origin if s else '')")).trim();
-        if (!origin.startsWith("/") || origin.contains("\n") || !Files.isRegularFile(Path.of(origin))) {
+        if (!origin.startsWith("/") || origin.contains("\n")) {
             return Optional.empty(); // no mpi4py for this interpreter (or it said something else)
+        }
+        if (!Files.isRegularFile(Path.of(origin))) {
+            Plans.RECORDED.noFile(Path.of(origin));
+            return Optional.empty();
         }
         Application module = inspect(Path.of(origin));
         return module.impl().map(impl -> new Application(python.path(), Kind.DYNAMIC, python.libraries(), Optional.of(impl),
@@ -175,7 +179,7 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
      * "launcher/"); {@code ldd} itself where the program names no loader that is there (a static
      * program, another ABI's).
      */
-    private static String listLibraries(Path path, Optional<String> interpreter) throws JpmpiException {
+    static String listLibraries(Path path, Optional<String> interpreter) throws JpmpiException {
         Optional<Path> loader = interpreter.filter(i -> i.startsWith("/")).map(Path::of)
                 .filter(l -> l.getFileName().toString().matches("ld(-linux[-\\w]*|64)\\.so\\.[\\d.]+"))
                 .filter(Files::isExecutable);

@@ -84,8 +84,8 @@ public record EntryList(List<Item> items) {
                 }
                 continue;
             }
-            // a library or a jar of the user's: its checks (ldd, its jar's entries) are not written down
-            Plans.RECORDED.opaque("tool list item " + w);
+            // a library of the user's: written down for a plan (the file, the names the loader would have
+            // found first, what the loader says of it); a jar's checks are not (Java levels keep no plan)
             if (w.contains("/") || w.endsWith(".jar")) {
                 path = pathOf(w, where);
             } else if (w.endsWith(".so") || w.contains(".so.")) {
@@ -106,12 +106,16 @@ public record EntryList(List<Item> items) {
                 // a FIFO or a device: reading it could block (each kind says "is a directory" itself)
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": is not a regular file");
             }
+            // (before it is read: a change while it is read makes the plan outdated; its ELF header and
+            // its symbols, read by nm, are the file's)
+            Plans.RECORDED.file(path);
             Integer samePath = firstPlace.putIfAbsent("file " + realPath(path), i + 1);
             if (samePath != null && samePath != i + 1) {
                 throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": the same file as item " + samePath + " (" + path
                         + "); a tool can be one level only");
             }
             if (path.toString().endsWith(".jar")) {
+                Plans.RECORDED.opaque("the Java level " + w);
                 Optional<String> wrong = JavaLevelFile.whatIsWrong(path);
                 if (wrong.isPresent()) {
                     throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": " + wrong.get());
@@ -172,7 +176,11 @@ public record EntryList(List<Item> items) {
      */
     private static Path pathOf(String w, String where) throws JpmpiException {
         try {
-            return Path.of(w).toAbsolutePath().normalize();
+            Path p = Path.of(w);
+            if (!p.isAbsolute()) {
+                Plans.RECORDED.workingDirectory();
+            }
+            return p.toAbsolutePath().normalize();
         } catch (java.nio.file.InvalidPathException e) {
             throw new JpmpiException(ExitCode.BAD_ENTRY, where + ": this JVM cannot spell the path in its file-system"
                     + " encoding " + System.getProperty("sun.jnu.encoding") + " (run jpmpi in a UTF-8 locale, e.g."
@@ -191,8 +199,11 @@ public record EntryList(List<Item> items) {
     /** The file itself, through links: the dispatcher's test for "the same library" is the loaded object. */
     private static Path realPath(Path path) {
         try {
-            return path.toRealPath();
+            Path real = path.toRealPath();
+            Plans.RECORDED.realPath(path, real);
+            return real;
         } catch (IOException e) {
+            Plans.RECORDED.opaque("no real path for " + path);
             return path;
         }
     }
@@ -215,7 +226,10 @@ public record EntryList(List<Item> items) {
         }
     }
 
-    /** {@code file} where the dynamic loader would find it: LD_LIBRARY_PATH, the linker cache, the default dirs. */
+    /**
+     * {@code file} where the dynamic loader would find it: LD_LIBRARY_PATH, the linker cache, the default
+     * dirs. Written down for a plan: each place it is not, the linker cache's answer ({@code ldconfig -p}).
+     */
     static Optional<Path> findLibrary(String file, Map<String, String> env) {
         Set<String> dirs = new LinkedHashSet<>();
         for (String d : env.getOrDefault("LD_LIBRARY_PATH", "").split(File.pathSeparator)) {
@@ -224,28 +238,40 @@ public record EntryList(List<Item> items) {
             }
         }
         for (String d : dirs) {
-            Path p = Path.of(d, file);
-            if (Files.isRegularFile(p)) {
-                return Optional.of(p.toAbsolutePath());
+            if (!d.startsWith("/")) {
+                Plans.RECORDED.workingDirectory();
+            }
+            Optional<Path> p = regularFile(Path.of(d, file).toAbsolutePath());
+            if (p.isPresent()) {
+                return p;
             }
         }
         try {
-            for (String line : Toolchain.run(List.of("/sbin/ldconfig", "-p")).split("\n")) {
+            for (String line : Processes.capture(List.of("/sbin/ldconfig", "-p")).split("\n")) {
                 String t = line.trim();
                 int arrow = t.lastIndexOf(" => ");
                 if (t.startsWith(file + " ") && arrow > 0 && t.contains("x86-64") == isX86()) {
                     return Optional.of(Path.of(t.substring(arrow + 4)));
                 }
             }
-        } catch (IOException e) {
+        } catch (JpmpiException e) {
             // no linker cache: the default directories below
         }
         for (String d : List.of("/lib", "/usr/lib", "/lib64", "/usr/lib64")) {
-            Path p = Path.of(d, file);
-            if (Files.isRegularFile(p)) {
-                return Optional.of(p);
+            Optional<Path> p = regularFile(Path.of(d, file));
+            if (p.isPresent()) {
+                return p;
             }
         }
+        return Optional.empty();
+    }
+
+    /** {@code p} if it is a regular file (links followed); else written down as not one. */
+    private static Optional<Path> regularFile(Path p) {
+        if (Files.isRegularFile(p)) {
+            return Optional.of(p);
+        }
+        Plans.RECORDED.noFile(p);
         return Optional.empty();
     }
 

@@ -30,15 +30,17 @@ import java.util.Set;
  * from a few things only: the command line up to its program, some variables, the working directory
  * where a relative path was resolved,
  * a few files (the launcher, the program, the dispatcher and the tools' libraries, names on PATH before
- * the launcher's), the installation. While a run plans, every one of them is written down here as it is
- * read ({@link #RECORDED}); anything the planning asks of another program (ldd, a launcher's --version,
- * python) or of a file not written down makes the job's plan one that is not kept.
+ * the launcher's, places a library was not), the installation, what the planning asked other programs
+ * (the dynamic loader's {@code --list}, a launcher's {@code --version}, python, {@code ldconfig -p}) and
+ * what they said. While a run plans, every one of them is written down here as it is read
+ * ({@link #RECORDED}); anything read and not written down (a Java level's jar, the whole environment)
+ * makes the job's plan one that is not kept.
  *
  * <p>The plan kept is what the job was started with: the launcher's words before the program's own
  * arguments, the variables set for the launcher, the lines said. The next {@code jpmpi run} with the same
  * words up to the program (whatever the program's arguments) checks, in native code
- * ({@code libexec/jpmpi/jpmpi-plan}, before any JVM), that each thing written down is as it was, and
- * then starts the launcher as this run would have. One thing different, and the JVM plans anew.
+ * ({@code libexec/jpmpi/jpmpi-plan}, before any JVM), that each thing written down is as it was (each
+ * command is run again and says the same), and then starts the launcher as this run would have. One thing different, and the JVM plans anew.
  *
  * <p>Kept in {@code $XDG_CACHE_HOME/jpmpi/plans} (else {@code ~/.cache/jpmpi/plans}), a directory of the
  * user's alone ({@link OwnDirectory}), at most {@value #KEPT} plans, the oldest removed first; a file of
@@ -51,6 +53,8 @@ final class Plans {
     static final String VERSION = "1";
     /** How many plans a user keeps at most. */
     static final int KEPT = 64;
+    /** The most a command run while planning may say for its answer to be written down (plan.c: the same). */
+    static final int SAID_MAX = 64 * 1024;
 
     /** What the planning of this process's run has read: its inputs. */
     static final Inputs RECORDED = new Inputs();
@@ -72,6 +76,8 @@ final class Plans {
         private final Map<String, List<Long>> files = new LinkedHashMap<>();
         private final Map<String, String> real = new LinkedHashMap<>();
         private final List<String> notExecutable = new ArrayList<>();
+        private final List<String> noFile = new ArrayList<>();
+        private final Map<List<String>, byte[]> ran = new LinkedHashMap<>();
         private final List<String> notes = new ArrayList<>();
         private boolean workingDirectory;
         private String opaque;
@@ -103,6 +109,32 @@ final class Plans {
             String s = p.toAbsolutePath().toString();
             if (!notExecutable.contains(s)) {
                 notExecutable.add(s);
+            }
+        }
+
+        /** A path found to be no regular file (a library sought further on, as the dynamic loader seeks it). */
+        synchronized void noFile(Path p) {
+            String s = p.toAbsolutePath().toString();
+            if (!noFile.contains(s)) {
+                noFile.add(s);
+            }
+        }
+
+        /**
+         * A command run, which said {@code output} (stdout and stderr together): the native side runs it
+         * again as {@link Processes#capture} did and compares what it says, load addresses left out
+         * ({@link #steady}). One that said more than {@value #SAID_MAX} bytes, or a NUL, is not written down.
+         */
+        synchronized void ran(List<String> command, byte[] output) {
+            byte[] said = steady(output);
+            boolean nul = indexOf(said, (byte) 0) >= 0;
+            for (String word : command) { // (no lambda on a job's way: see keep)
+                nul |= word.indexOf('\0') >= 0;
+            }
+            if (said.length > SAID_MAX || nul) {
+                opaque("what " + command.get(0) + " said");
+            } else if (!ran.containsKey(command)) {
+                ran.put(List.copyOf(command), said);
             }
         }
 
@@ -304,6 +336,17 @@ final class Plans {
             for (String p : inputs.notExecutable) {
                 w.add("notexec").add(p);
             }
+            for (String p : inputs.noFile) {
+                w.add("nofile").add(p);
+            }
+            // (last of the checks: the dearest, each a process, made only when everything else holds)
+            for (Map.Entry<List<String>, byte[]> e : inputs.ran.entrySet()) {
+                w.add("ran").add(Integer.toString(e.getKey().size()));
+                for (String word : e.getKey()) {
+                    w.add(word);
+                }
+                w.add(e.getValue());
+            }
             for (String n : inputs.notes) {
                 w.add("note").add(n);
             }
@@ -329,6 +372,53 @@ final class Plans {
             h *= 0x100000001b3L; // the NUL (h ^ 0 == h)
         }
         return String.format("%016x.plan", h);
+    }
+
+    /**
+     * What a command said, as a plan compares it: without the load addresses the dynamic loader prints
+     * ({@code --list}, {@code ldd}: " (0x7f...)", another at every run), which nothing planned reads.
+     * plan.c's {@code steady} is the same rule.
+     */
+    static byte[] steady(byte[] said) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(said.length);
+        int i = 0;
+        while (i < said.length) {
+            int end = addressEnd(said, i);
+            if (end > i) {
+                i = end;
+            } else {
+                out.write(said[i++]);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Where " (0x" hex digits ")" starting at {@code i} ends; {@code i} if none starts there. */
+    private static int addressEnd(byte[] b, int i) {
+        byte[] open = {' ', '(', '0', 'x'};
+        if (i + open.length >= b.length) {
+            return i;
+        }
+        for (int k = 0; k < open.length; k++) {
+            if (b[i + k] != open[k]) {
+                return i;
+            }
+        }
+        int j = i + open.length;
+        int digits = j;
+        while (j < b.length && Character.digit(b[j], 16) >= 0) {
+            j++;
+        }
+        return j > digits && j < b.length && b[j] == ')' ? j + 1 : i;
+    }
+
+    private static int indexOf(byte[] b, byte v) {
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] == v) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Keeps the {@value #KEPT} newest plans. */
@@ -368,10 +458,15 @@ final class Plans {
         }
 
         Writer add(String word) {
-            if (word.indexOf('\0') >= 0) {
+            return add(word.getBytes(cs));
+        }
+
+        /** A word as bytes (what a command said, as it said it). */
+        Writer add(byte[] word) {
+            if (indexOf(word, (byte) 0) >= 0) {
                 bad = true;
             }
-            out.writeBytes(word.getBytes(cs));
+            out.writeBytes(word);
             out.write(0);
             return this;
         }

@@ -86,27 +86,38 @@ public final class Processes {
 
     /**
      * Runs a short query command ({@code ldd}, {@code mpirun --version}) without LD_PRELOAD and
-     * returns its stdout and stderr together; at most 30 s.
+     * returns its stdout and stderr together; at most 30 s. What it said is written down for a plan
+     * ({@link Plans.Inputs#ran}): the next job's start from the plan runs it again (plan.c) and
+     * compares.
      */
     public static String capture(List<String> command) throws JpmpiException {
-        // what another program says is not written down: a run that asks one keeps no plan
-        Plans.RECORDED.opaque("ran " + command.get(0));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().remove("LD_PRELOAD");
-        Process p = start(pb, command);
+        Process p;
+        try {
+            p = start(pb, command);
+        } catch (JpmpiException e) {
+            Plans.RECORDED.opaque("could not run " + command.get(0));
+            throw e;
+        }
         try {
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
+                Plans.RECORDED.opaque("ran " + command.get(0) + " too long");
+            } else {
+                Plans.RECORDED.ran(command, out);
             }
             return new String(out, java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException e) {
+            Plans.RECORDED.opaque("ran " + command.get(0));
             throw new JpmpiException(ExitCode.CANNOT_START, "cannot read the output of " + String.join(" ", command)
                     + ": " + e.getMessage());
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
+            Plans.RECORDED.opaque("ran " + command.get(0));
             throw new JpmpiException(ExitCode.INTERNAL, "interrupted: " + String.join(" ", command));
         }
     }

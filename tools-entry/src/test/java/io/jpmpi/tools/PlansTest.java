@@ -82,6 +82,9 @@ class PlansTest {
         in.env("PATH", "/usr/bin");
         in.env("JPMPI_OUTPUT_DIR", null);
         in.notExecutable(Path.of("/opt/bin/orterun"));
+        in.noFile(Path.of("/opt/lib/libt.so"));
+        in.ran(List.of("/lib64/ld.so", "--list", "./a"), "\tlibmpi.so.40 => /l/libmpi.so.40 (0x00007f12ab)\n".getBytes(
+                StandardCharsets.UTF_8));
         in.note("said once");
         Map<String, String> set = new HashMap<>(Map.of("A", "1,2"));
         Optional<byte[]> plan = Plans.plan(context(Map.of()), args, job(args.subList(2, args.size())), set, in);
@@ -92,7 +95,9 @@ class PlansTest {
         assertEquals(List.of("6", "run", "--", "orterun", "-np", "2", "./a", "separator", ":"), w.subList(key + 1, key + 10));
         String text = String.join("|", w);
         assertTrue(text.contains("|env|PATH|=/usr/bin|env|JPMPI_OUTPUT_DIR|-|"), text);
-        assertTrue(text.contains("|notexec|/opt/bin/orterun|note|said once|set|A=1,2|"), text);
+        // what was asked comes last of the checks (each a process), said without its load addresses
+        assertTrue(text.contains("|notexec|/opt/bin/orterun|nofile|/opt/lib/libt.so|ran|3|/lib64/ld.so|--list|./a|"
+                + "\tlibmpi.so.40 => /l/libmpi.so.40\n|note|said once|set|A=1,2|"), text);
         // the launcher's words before the program's own argument, which the next command line brings
         assertTrue(text.endsWith("|exec|6|orterun|-x|LD_PRELOAD=/x/libmpiprofilesupport.so|-np|2|./a|end|"), text);
     }
@@ -106,6 +111,30 @@ class PlansTest {
         Plans.Inputs gone = new Plans.Inputs();
         gone.file(dir.resolve("not-there"));
         assertTrue(gone.opaqueWhy().isPresent(), "a file that cannot be told again");
+    }
+
+    @Test
+    void whatACommandSaidIsComparedWithoutTheLoadersAddresses() {
+        assertEquals("\tlinux-vdso.so.1\n\tlibc.so.6 => /lib/libc.so.6\n/lib64/ld-linux-x86-64.so.2\n", steady(
+                "\tlinux-vdso.so.1 (0x00007ffd5e3f1000)\n\tlibc.so.6 => /lib/libc.so.6 (0x00007F0A)\n"
+                        + "/lib64/ld-linux-x86-64.so.2 (0x0000)\n"));
+        // only " (0x" hex digits ")": anything else is what was said
+        for (String kept : List.of("a (0x)", "a (0xg1)", "a(0x12)", "a (0x12", "mpirun (Open MPI) 4.1.4", " (0x")) {
+            assertEquals(kept, steady(kept));
+        }
+        assertEquals("ab", steady("a (0x1) (0x2)b"));
+        Plans.Inputs in = new Plans.Inputs();
+        in.ran(List.of("x"), new byte[] {'a', 0, 'b'});
+        assertTrue(in.opaqueWhy().isPresent(), "a NUL said: not written down");
+        Plans.Inputs much = new Plans.Inputs();
+        byte[] big = new byte[Plans.SAID_MAX + 1];
+        Arrays.fill(big, (byte) 'a');
+        much.ran(List.of("x"), big);
+        assertTrue(much.opaqueWhy().isPresent(), "more than a plan holds");
+    }
+
+    private static String steady(String said) {
+        return new String(Plans.steady(said.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
     }
 
     @Test
