@@ -10,7 +10,8 @@
  *   clock2  - bottom with the clock read before and after each call and the difference summed: what
  *             timing every call costs at the least, whatever a tool does besides (rdtsc on x86-64)
  * "MPI_Isend+Irecv+Waitall" is one exchange of three calls (each reached the variant's way, clock2
- * reading the clock around each of the three).
+ * reading the clock around each of the three). "MPI_Sendrecv/64KiB" is a call of a few microseconds,
+ * one a profile times exactly (its calls are long beside two clock reads: PROFILE.md, "Sampled timing").
  * Blocks of N calls alternate between variants (ABCABC...), R rounds; the report gives, per
  * variant, the median ns/call and the median over rounds of (variant - bottom), so slow drifts of
  * the machine cancel out. Run under mpirun with one rank; see run.sh for the configurations.
@@ -38,7 +39,10 @@ typedef int (*waitall_t)(int, MPI_Request *, MPI_Status *);
  * maps its ranks to world ranks; MPI_COMM_WORLD's are the same) */
 static MPI_Comm dup_comm = MPI_COMM_NULL;
 
-enum { MAX_VARIANTS = 4, MAX_ROUNDS = 101, MAX_PARTS = 3 };
+#ifndef PERCALL_LONG_BYTES
+#define PERCALL_LONG_BYTES (64 * 1024)
+#endif
+enum { MAX_VARIANTS = 4, MAX_ROUNDS = 101, MAX_PARTS = 3, LONG_DOUBLES = PERCALL_LONG_BYTES / 8 };
 
 struct variant {
     const char *name;
@@ -95,6 +99,14 @@ static double block(const char *call, const jpmpi_function_t *fns, long n, int c
         double x = 1, y = 0;
         for (long i = 0; i < n; i++) {
             CALL(clocked, f(&x, 1, MPI_DOUBLE, 0, 7, &y, 1, MPI_DOUBLE, 0, 7, dup_comm, MPI_STATUS_IGNORE));
+        }
+    } else if (strcmp(call, "MPI_Sendrecv/64KiB") == 0) {
+        /* 64 KiB to this rank itself and back, on the duplicate: a call of a few microseconds */
+        sendrecv_t f = (sendrecv_t)fn;
+        static double x[LONG_DOUBLES], y[LONG_DOUBLES];
+        for (long i = 0; i < n; i++) {
+            CALL(clocked, f(x, LONG_DOUBLES, MPI_DOUBLE, 0, 7, y, LONG_DOUBLES, MPI_DOUBLE, 0, 7, dup_comm,
+                            MPI_STATUS_IGNORE));
         }
     } else if (strcmp(call, "MPI_Isend+Irecv+Waitall") == 0) {
         /* one double to this rank itself, non-blocking both ways, on the duplicate: a halo exchange's calls */
@@ -196,6 +208,10 @@ int main(int argc, char **argv)
     const jpmpi_function_t exchange_pmpi[] = {(jpmpi_function_t)PMPI_Isend, (jpmpi_function_t)PMPI_Irecv,
                                               (jpmpi_function_t)PMPI_Waitall};
     measure_parts(config, "MPI_Isend+Irecv+Waitall", exchange, exchange_mpi, exchange_pmpi, n / 10, rounds);
+    const char *sendrecv[] = {"MPI_Sendrecv", NULL};
+    const jpmpi_function_t sendrecv_mpi[] = {(jpmpi_function_t)MPI_Sendrecv};
+    const jpmpi_function_t sendrecv_pmpi[] = {(jpmpi_function_t)PMPI_Sendrecv};
+    measure_parts(config, "MPI_Sendrecv/64KiB", sendrecv, sendrecv_mpi, sendrecv_pmpi, n / 200, rounds);
     MPI_Comm_free(&dup_comm);
     MPI_Finalize();
     return 0;

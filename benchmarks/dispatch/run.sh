@@ -152,7 +152,7 @@ for ((i = 1; i <= runs; i++)); do
         fi
     done
 done
-echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe, MPI_Sendrecv of one double to itself on a duplicate of MPI_COMM_WORLD, and MPI_Irecv + MPI_Isend + MPI_Waitall of one double to itself there: calls/10; hwc-*: $hwc_calls calls); $(nproc) cpus"
+echo "jpmpi per-call benchmark: $impl, $runs runs x $rounds rounds x $calls calls (MPI_Send to MPI_PROC_NULL; MPI_Iprobe, MPI_Sendrecv of one double to itself on a duplicate of MPI_COMM_WORLD, and MPI_Irecv + MPI_Isend + MPI_Waitall of one double to itself there: calls/10; MPI_Sendrecv/64KiB, 64 KiB to itself there: calls/200; hwc-*: $hwc_calls calls); $(nproc) cpus"
 echo "figure = median over runs of the in-process median of (variant - bottom) [min .. max over runs]"
 awk -f "$root/benchmarks/median.awk" -f /dev/stdin "$out" <<'AWK' | sort
 { key = $1 " " $2 " " $3; deltas[key] = deltas[key] " " ($6 + 0); ns[key] = ns[key] " " ($4 + 0) }
