@@ -176,6 +176,62 @@ class LauncherIT {
         }
     }
 
+    /**
+     * The contexts of an appfile (Open MPI --app) or a configfile (hydra -configfile) get jpmpi's
+     * variables as the command line's do: every rank has the tools. Open MPI 4.1 ignores -x with an
+     * appfile; they go through --mca mca_base_env_list, joined with the user's own list, from the
+     * command line or from the environment, which the ranks get too.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void theRanksOfAnAppfileGetTheTools(Impl impl) throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "appfile-");
+        Files.writeString(dir.resolve("mine.c"), "#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+                + "int main(int c, char **v) { MPI_Init(&c, &v); int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);"
+                + " const char *m = getenv(\"MINE\"); printf(\"mine rank %d: %s\\n\", r, m ? m : \"(unset)\");"
+                + " fflush(stdout); MPI_Barrier(MPI_COMM_WORLD); MPI_Finalize(); return 0; }\n");
+        Process cc = new ProcessBuilder(impl.cc, "-o", dir.resolve("mine").toString(), dir.resolve("mine.c").toString())
+                .redirectErrorStream(true).start();
+        String said = new String(cc.getInputStream().readAllBytes());
+        assertTrue(cc.waitFor(2, TimeUnit.MINUTES) && cc.exitValue() == 0, said);
+        String n = impl == Impl.OPENMPI ? "-np" : "-n";
+        Path file = dir.resolve("contexts");
+        Files.writeString(file, n + " 1 " + dir.resolve("mine") + "\n" + n + " 1 " + dir.resolve("mine") + "\n");
+        List<List<String>> launchers = new ArrayList<>();
+        List<Map<String, String>> envs = new ArrayList<>();
+        List<String> mine = new ArrayList<>();
+        if (impl == Impl.OPENMPI) {
+            launchers.add(List.of("mpirun", "--app", file.toString()));
+            envs.add(Map.of());
+            mine.add("(unset)");
+            launchers.add(List.of("mpirun", "--mca", "mca_base_env_list", "MINE=theirs", "--app", file.toString()));
+            envs.add(Map.of());
+            mine.add("theirs");
+            launchers.add(List.of("mpirun", "--app", file.toString()));
+            envs.add(Map.of("OMPI_MCA_mca_base_env_list", "MINE=env"));
+            mine.add("env");
+        } else {
+            launchers.add(List.of("mpiexec.hydra", "-configfile", file.toString()));
+            envs.add(Map.of());
+            mine.add("(unset)");
+        }
+        for (int k = 0; k < launchers.size(); k++) {
+            Path records = dir.resolve("records-" + k);
+            List<String> args = new ArrayList<>(List.of("run", "--tools", "accounting," + impl.file("libcount.so"), "--"));
+            args.addAll(launchers.get(k));
+            Map<String, String> env = new HashMap<>(envs.get(k));
+            env.put("JPMPI_ACCOUNTING_FILE", records.toString());
+            Jpmpi.Result r = Jpmpi.run(env, args);
+            assertEquals(0, r.exit(), r::describe);
+            for (int rank = 0; rank < 2; rank++) {
+                String count = "count count rank " + rank + ": MPI_Init=1 ";
+                assertTrue(r.out().contains(count), () -> "the user's tool in every context's rank: " + r.describe());
+                assertTrue(r.out().contains("mine rank " + rank + ": " + mine.get(k) + "\n"), r::describe);
+            }
+            assertEquals(1, Files.readAllLines(records).size(), () -> "accounting in the job: " + r.describe());
+        }
+    }
+
     /** The executable file {@code name} names on PATH. */
     static Path onPath(String name) {
         for (String dir : System.getenv("PATH").split(":")) {

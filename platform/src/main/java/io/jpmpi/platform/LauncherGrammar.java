@@ -288,6 +288,7 @@ public final class LauncherGrammar {
         /** Where {@link #program} is in the words scanned; -1 without one. */
         int programAt = -1;
         boolean multiProg;
+        final List<Use> uses = new ArrayList<>();
         final List<String> appFiles = new ArrayList<>();
         final List<String> configFiles = new ArrayList<>();
     }
@@ -366,6 +367,35 @@ public final class LauncherGrammar {
             return List.of();
         }
         return at;
+    }
+
+    /** One option of a command line: where it is, how many words it spans (its name's included), its values. */
+    public record Use(int at, int words, Option option, List<String> values) {
+    }
+
+    /**
+     * The options {@code args} (the launcher's arguments, its name excluded) give, in order, every
+     * context's; {@code at} indexes {@code args}. Empty when the words are refused.
+     */
+    public List<Use> uses(List<String> args) {
+        List<Use> out = new ArrayList<>();
+        try {
+            for (Context c : scan(args)) {
+                out.addAll(c.uses);
+            }
+        } catch (Refusal r) {
+            return List.of();
+        }
+        return out;
+    }
+
+    /** Whether {@code args} name an appfile (Open MPI --app), whose contexts replace the command line's. */
+    public boolean hasAppFile(List<String> args) {
+        try {
+            return scan(args).stream().anyMatch(c -> !c.appFiles.isEmpty());
+        } catch (Refusal r) {
+            return false;
+        }
     }
 
     /** The word between MPMD contexts ({@code :}), if this launcher has them. */
@@ -470,6 +500,7 @@ public final class LauncherGrammar {
         }
         values.addAll(args.subList(i + 1, i + 1 + separate));
         note(o, values, cur);
+        cur.uses.add(new Use(i, 1 + separate, o, List.copyOf(values)));
         return i + 1 + separate;
     }
 

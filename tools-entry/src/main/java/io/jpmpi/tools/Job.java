@@ -118,7 +118,7 @@ public record Job(List<String> command, Map<String, String> launcherEnv, Map<Str
                 rank.put(s.env(), env.get(s.env()));
             }
         }
-        Launcher.Rewritten rw = launcher.pass(cmd, rank);
+        Launcher.Rewritten rw = launcher.pass(cmd, rank, env);
         return new Job(rw.command(), rw.launcherEnv(), rank, impl, launcher, app, entries);
     }
 

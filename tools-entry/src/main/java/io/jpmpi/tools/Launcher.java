@@ -15,7 +15,8 @@ import java.util.Optional;
  * ranks only: Open MPI {@code -x NAME=VALUE}, MPICH's hydra {@code -genv NAME VALUE}, Slurm
  * {@code --export=ALL,NAME=VALUE} (a value with a comma, which --export cannot carry, goes into
  * srun's own environment instead, which ALL then forwards; srun itself reads none of jpmpi's),
- * joined with the user's own --export where there is one ({@link SrunExport}).
+ * joined with the user's own --export where there is one ({@link SrunExport}); Open MPI 4.1 with an
+ * appfile, which ignores -x, through {@code --mca mca_base_env_list} ({@link OmpiEnvList}).
  */
 public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl) {
     public enum Kind {
@@ -113,12 +114,18 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
     }
 
     /** {@code command} (launcher first) with {@code vars} passed to the ranks only. */
-    public Rewritten pass(List<String> command, Map<String, String> vars) throws JpmpiException {
+    public Rewritten pass(List<String> command, Map<String, String> vars, Map<String, String> env)
+            throws JpmpiException {
         List<String> out = new ArrayList<>();
         out.add(command.get(0));
         Map<String, String> own = new java.util.LinkedHashMap<>();
         switch (kind) {
             case OPEN_MPI -> {
+                LauncherGrammar g = grammar();
+                if (g.id().equals("openmpi-4.1") && g.hasAppFile(command.subList(1, command.size()))) {
+                    // mpirun 4.1 ignores -x (every option but MCA parameters) with an appfile
+                    return new Rewritten(OmpiEnvList.pass(g, command, vars, env), own);
+                }
                 // Open MPI 4.1 gives a -x only to the ranks of the context it is in: after every separator too
                 List<String> x = new ArrayList<>();
                 vars.forEach((k, v) -> {
