@@ -60,12 +60,12 @@ static char **strings(JNIEnv *env, jobjectArray words, jsize *count) {
     return out;
 }
 
-/* Whether the environment entry `entry` (NAME=VALUE) names one of `vars` (NAME=VALUE too). */
+/* Whether the environment entry `entry` (NAME=VALUE) names one of `vars` (NAME=VALUE, or NAME: unset). */
 static int overridden(const char *entry, char **vars, jsize nvars) {
     const char *eq = strchr(entry, '=');
     size_t name = eq != NULL ? (size_t)(eq - entry) : strlen(entry);
     for (jsize i = 0; i < nvars; i++) {
-        if (strncmp(vars[i], entry, name) == 0 && vars[i][name] == '=') {
+        if (strncmp(vars[i], entry, name) == 0 && (vars[i][name] == '=' || vars[i][name] == '\0')) {
             return 1;
         }
     }
@@ -157,7 +157,7 @@ static void ignore_again(unsigned long long ignored) {
 
 /*
  * io.jpmpi.tools.InPlace.exec(byte[][] argv, byte[][] vars, long ignored, int[] keep): executes argv (its
- * first word looked up on PATH unless it has a slash) with `vars` (NAME=VALUE) set over the environment,
+ * first word looked up on PATH unless it has a slash) with `vars` (NAME=VALUE; NAME alone: unset) set over the environment,
  * the signals of `ignored` ignored, and no descriptor above 2 but those of `keep`. Returns only when
  * that fails: errno, or ENOMEM when the words could not be copied (the signals are then left ignored:
  * the launcher ends).
@@ -185,7 +185,9 @@ JNIEXPORT jint JNICALL Java_io_jpmpi_tools_InPlace_exec(JNIEnv *env, jclass cls,
         }
     }
     for (jsize i = 0; i < nvars; i++) {
-        envp[n++] = set[i];
+        if (strchr(set[i], '=') != NULL) { /* (NAME alone: unset, left out above) */
+            envp[n++] = set[i];
+        }
     }
     sigset_t mask, before;
     int restore = original_mask(&mask);

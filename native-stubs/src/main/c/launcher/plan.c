@@ -352,12 +352,14 @@ static int says(char *const cmd[], const char *want) {
     return ok;
 }
 
-/* What a plan asks of the launcher: said, set, run. */
+/* What a plan asks of the launcher: said, set (or unset), run. */
 struct start {
     const char *notes[64];
     int n_notes;
     char *sets[64];
     int n_sets;
+    char *unsets[16];
+    int n_unsets;
     char **words;
     int n_words;
 };
@@ -456,6 +458,13 @@ static int holds(char *buf, size_t size, const char *home, char **args, int n_ar
                 return 0;
             }
             s->notes[s->n_notes++] = line;
+        } else if (strcmp(tag, "unset") == 0) {
+            char *var = (char *)next(&r);
+            if (var == NULL || var[0] == '\0' || strchr(var, '=') != NULL ||
+                s->n_unsets == (int)(sizeof s->unsets / sizeof s->unsets[0])) {
+                return 0;
+            }
+            s->unsets[s->n_unsets++] = var;
         } else if (strcmp(tag, "set") == 0) {
             char *var = (char *)next(&r);
             if (var == NULL || strchr(var, '=') == NULL || var[0] == '=' ||
@@ -523,6 +532,9 @@ int main(int argc, char **argv) {
         close(dir);
         for (int i = 0; i < s.n_notes; i++) {
             fprintf(stderr, "jpmpi: %s\n", s.notes[i]);
+        }
+        for (int i = 0; i < s.n_unsets; i++) {
+            unsetenv(s.unsets[i]);
         }
         for (int i = 0; i < s.n_sets; i++) {
             char *eq = strchr(s.sets[i], '=');

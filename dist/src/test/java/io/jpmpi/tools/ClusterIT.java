@@ -261,6 +261,37 @@ class ClusterIT {
         checkSlurmJob(job, name);
     }
 
+    /**
+     * Under Slurm with a preload of the user's own (a site's XALT or Darshan puts one in every user's
+     * environment): srun's --export=ALL gives the tasks srun's own LD_PRELOAD over the list's, so jpmpi
+     * unsets it for srun and the list's, the dispatcher then the user's library, reaches every task.
+     * Before, every rank ran with the user's preload alone: no dispatcher, no tool, nothing said.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void srunWithAPreloadOfTheUsersOwn(Impl impl) throws Exception {
+        Path dir = Files.createTempDirectory(Files.createDirectories(Jpmpi.RUNS), "cluster-preload-" + impl.id + "-");
+        Path records = dir.resolve("accounting.jsonl");
+        String theirs = "/lib/x86_64-linux-gnu/libm.so.6";
+        List<String> command = List.of(Jpmpi.HOME.resolve("bin/jpmpi").toString(), "run", "--tools",
+                "accounting," + impl.file("libcount.so"), "--", "srun", "-N", Integer.toString(HOSTS), "-n",
+                Integer.toString(RANKS), impl == Impl.MPICH ? "--mpi=pmi2" : "--mpi=pmix", impl.file("preloadenv"), "0");
+        Result r = slurm().run(slurm().hosts().get(0), Map.of("LD_PRELOAD", theirs,
+                "JPMPI_ACCOUNTING_FILE", records.toString()), command);
+        r.assertSuccess();
+        String out = String.join("\n", r.out());
+        for (int rank = 0; rank < RANKS; rank++) {
+            String preload = "preloadenv rank " + rank + ": LD_PRELOAD=" + Layout.current().dispatcher(impl.id) + ":" + theirs
+                    + " ";
+            assertTrue(out.contains(preload), () -> preload + "\n" + r.describe());
+            assertTrue(out.contains("preloadenv rank " + rank + ": dispatcher "), r::describe);
+            assertTrue(r.counts("count", rank).get("MPI_Init") == 1L, r::describe);
+        }
+        List<String> lines = Files.readAllLines(records);
+        assertEquals(1, lines.size(), r::describe);
+        assertEquals(RANKS, AccountingRecord.parse(lines.get(0)).ranks(), lines::toString);
+    }
+
     static String jobName() {
         return "jpmpi-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -125,6 +126,20 @@ class DryRunIT {
                     + ",JPMPI_TOOLS_ENTRY", "--label", OMPI_PINGPONG, "--export=mine"), merged.command());
             assertEquals(Map.of("JPMPI_TOOLS_ENTRY", list), merged.launcherEnv());
         }
+        // srun's --export=ALL gives the tasks srun's own value of a variable over the list's: the user's
+        // LD_PRELOAD is unset for srun (the list's holds it, after the dispatcher); a variable of ours that
+        // srun's environment has with another value goes through srun's environment, which ALL passes
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("LD_PRELOAD", "/lib/x86_64-linux-gnu/libm.so.6");
+        env.put("JPMPI_TOOLS_ENTRY", "profile");
+        Job theirs = Job.plan(Layout.current(), new Job.Request(List.of(srun.toString(), "-n", "2", OMPI_PINGPONG),
+                "accounting", null, java.util.Optional.empty(), true), env);
+        assertEquals(List.of(srun.toString(), "--export=ALL,LD_PRELOAD=" + dispatcher(Impl.OPENMPI)
+                + ":/lib/x86_64-linux-gnu/libm.so.6", "--disable-status", "-n", "2", OMPI_PINGPONG), theirs.command());
+        Map<String, String> own = new HashMap<>();
+        own.put("LD_PRELOAD", null);
+        own.put("JPMPI_TOOLS_ENTRY", Layout.current().accountingLevel(MpiImpl.byId("openmpi").orElseThrow()).toString());
+        assertEquals(own, theirs.launcherEnv());
     }
 
     @Test

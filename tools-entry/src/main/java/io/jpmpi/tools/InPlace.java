@@ -45,7 +45,8 @@ final class InPlace {
     private static native String strerror(int errno);
 
     /**
-     * Replaces this process with {@code command}, with {@code vars} set over its environment. Returns,
+     * Replaces this process with {@code command}, with {@code vars} set over its environment (a null value:
+     * unset). Returns,
      * having done nothing, when it cannot be done here (not bin/jpmpi's process, or the installation has
      * no {@code lib/libjpmpi-inplace.so}): then the job is started as a child. Never returns otherwise:
      * when the exec fails, says why, as a child that cannot start would.
@@ -92,7 +93,8 @@ final class InPlace {
         byte[][] set = new byte[vars.size()][];
         int i = 0;
         for (Map.Entry<String, String> e : vars.entrySet()) {
-            set[i++] = (e.getKey() + "=" + e.getValue()).getBytes(cs);
+            // (NAME alone: unset; inplace.c)
+            set[i++] = (e.getValue() == null ? e.getKey() : e.getKey() + "=" + e.getValue()).getBytes(cs);
         }
         return new byte[][][] {argv, set};
     }

@@ -109,7 +109,10 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         }
     }
 
-    /** The inserted arguments (right after the launcher's name) and the extra variables of its own environment. */
+    /**
+     * The inserted arguments (right after the launcher's name) and the extra variables of its own
+     * environment; a null value there: the variable unset for the launcher (srun's LD_PRELOAD: {@link SrunExport}).
+     */
     public record Rewritten(List<String> command, Map<String, String> launcherEnv) {
     }
 
@@ -152,19 +155,13 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
             case SLURM -> {
                 Optional<SrunExport.Found> theirs = SrunExport.find(grammar(), command);
                 if (theirs.isPresent()) {
-                    List<String> merged = new ArrayList<>(SrunExport.merge(command, theirs.get(), vars, own));
+                    List<String> merged = new ArrayList<>(SrunExport.merge(command, theirs.get(), vars, own, env));
                     merged.add(1, SrunExport.DISABLE_STATUS);
                     return new Rewritten(merged, own);
                 }
-                StringBuilder export = new StringBuilder("--export=ALL");
-                vars.forEach((k, v) -> {
-                    if (v.indexOf(',') >= 0) {
-                        own.put(k, v);
-                    } else {
-                        export.append(',').append(k).append('=').append(v);
-                    }
-                });
-                out.add(export.toString());
+                List<String> items = new ArrayList<>(List.of("ALL"));
+                items.addAll(SrunExport.items(vars, own, env, false));
+                out.add("--export=" + String.join(",", items));
                 out.add(SrunExport.DISABLE_STATUS);
             }
         }

@@ -352,7 +352,11 @@ final class Plans {
             }
         }
         for (Map.Entry<String, String> e : launcherEnv.entrySet()) {
-            w.add("set").add(e.getKey() + "=" + e.getValue());
+            if (e.getValue() == null) {
+                w.add("unset").add(e.getKey());
+            } else {
+                w.add("set").add(e.getKey() + "=" + e.getValue());
+            }
         }
         w.add("exec").add(Integer.toString(before.size()));
         for (String word : before) {

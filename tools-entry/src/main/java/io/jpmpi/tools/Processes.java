@@ -57,7 +57,7 @@ public final class Processes {
     public static int runForeground(List<String> command, Map<String, String> extraEnv, Runnable after,
                                     boolean interruptFirst, Runnable started) throws JpmpiException {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-        pb.environment().putAll(extraEnv);
+        setOver(pb.environment(), extraEnv);
         Process p = start(pb, command);
         started.run();
         return waitForwarding(p, after, interruptFirst);
@@ -69,7 +69,7 @@ public final class Processes {
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.directory(dir.toFile());
-        pb.environment().putAll(extraEnv);
+        setOver(pb.environment(), extraEnv);
         Process p = start(pb, command);
         try {
             if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
@@ -119,6 +119,17 @@ public final class Processes {
             Thread.currentThread().interrupt();
             Plans.RECORDED.opaque("ran " + command.get(0));
             throw new JpmpiException(ExitCode.INTERNAL, "interrupted: " + String.join(" ", command));
+        }
+    }
+
+    /** {@code vars} set over {@code env}; a null value unsets its variable (Launcher.Rewritten). */
+    static void setOver(Map<String, String> env, Map<String, String> vars) {
+        for (Map.Entry<String, String> e : vars.entrySet()) {
+            if (e.getValue() == null) {
+                env.remove(e.getKey());
+            } else {
+                env.put(e.getKey(), e.getValue());
+            }
         }
     }
 

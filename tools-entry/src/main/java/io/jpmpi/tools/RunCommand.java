@@ -253,7 +253,7 @@ public final class RunCommand implements Callable<Integer>, JpmpiCommand.Modelle
                 + job.impl().displayName() + job.application().map(a -> ", program " + a.path() + " ("
                 + a.kind().name().toLowerCase(java.util.Locale.ROOT) + ")").orElse(""));
         job.rankEnv().forEach((k, v) -> ctx.note("  ranks get " + k + "=" + v));
-        job.launcherEnv().forEach((k, v) -> ctx.note("  launcher environment " + k + "=" + v));
+        job.launcherEnv().forEach((k, v) -> ctx.note("  launcher environment " + (v == null ? k + " unset" : k + "=" + v)));
     }
 
     /**

@@ -16,6 +16,14 @@ import java.util.Optional;
  * user said ({@code ALL}, names, values). srun 22.05 ignores every item after {@code NONE}, and takes
  * a list without {@code ALL} or {@code NONE} as "these variables only": so {@code NONE,<list>} becomes
  * {@code <list>,<ours>}, which is what it means.
+ *
+ * <p>With {@code ALL}, srun 22.05 gives the tasks its own value of a variable over a {@code NAME=VALUE}
+ * of the list (checked: {@code FOO=0 srun --export=ALL,FOO=1 printenv FOO} prints 0). So a variable of
+ * ours that srun's environment holds with another value (a site's or a user's {@code LD_PRELOAD}, say
+ * XALT's or Darshan's; a module's {@code JPMPI_TOOLS_ENTRY}) goes through srun's environment too, named
+ * bare; {@code LD_PRELOAD}, which srun's environment cannot hold for the tasks without preloading srun
+ * itself, is unset for srun instead (ours for the ranks holds the user's own preload after the
+ * dispatcher), and its value stays in the list, which then wins.
  */
 final class SrunExport {
     /**
@@ -61,7 +69,8 @@ final class SrunExport {
      * {@code command} with {@code vars} joined into the user's --export at {@code found}; the values
      * that go through srun's own environment are put into {@code own}.
      */
-    static List<String> merge(List<String> command, Found found, Map<String, String> vars, Map<String, String> own) {
+    static List<String> merge(List<String> command, Found found, Map<String, String> vars, Map<String, String> own,
+                              Map<String, String> env) throws JpmpiException {
         // srun 22.05 ignores what follows NONE; a list without ALL or NONE is "these only", which is
         // what NONE,<list> means: so NONE goes, and the list (theirs and ours) stays
         String theirs = found.value().isEmpty() ? "ALL" : found.value();
@@ -70,18 +79,46 @@ final class SrunExport {
         if (!theirs.isEmpty()) {
             items.add(theirs);
         }
-        new LinkedHashMap<>(vars).forEach((k, v) -> {
-            if (v.indexOf(',') >= 0) {
-                own.put(k, v);
-                items.add(k);
-            } else {
-                items.add(k + "=" + v);
-            }
-        });
+        items.addAll(items(vars, own, env, true));
         String export = "--export=" + String.join(",", items);
         List<String> out = new ArrayList<>(command.subList(0, found.index()));
         out.add(export);
         out.addAll(command.subList(found.index() + found.words(), command.size()));
         return out;
+    }
+
+    /**
+     * The items of ours for an --export list: {@code NAME=VALUE}, or the value put into {@code own} (srun's
+     * environment; null: unset there) where the list cannot carry it (a comma) or srun's own value would
+     * win over it ({@code env}: srun's environment before jpmpi's), then named bare when {@code named}
+     * (a list of the user's; jpmpi's own {@code ALL} takes srun's environment whole).
+     */
+    static List<String> items(Map<String, String> vars, Map<String, String> own, Map<String, String> env,
+                              boolean named) throws JpmpiException {
+        List<String> items = new ArrayList<>();
+        for (Map.Entry<String, String> e : vars.entrySet()) {
+            String k = e.getKey();
+            String v = e.getValue();
+            String srunHas = env.get(k);
+            boolean comma = v.indexOf(',') >= 0;
+            if (k.equals("LD_PRELOAD")) {
+                if (comma) {
+                    throw new JpmpiException(ExitCode.USAGE, "srun cannot give the ranks LD_PRELOAD=" + v
+                            + ": --export splits values at commas, and srun's own environment would preload srun");
+                }
+                if (srunHas != null && !srunHas.equals(v)) {
+                    own.put(k, null); // (not preloaded into srun; the ranks' value holds the user's preload)
+                }
+                items.add(k + "=" + v);
+            } else if (comma || (srunHas != null && !srunHas.equals(v))) {
+                own.put(k, v);
+                if (named) {
+                    items.add(k);
+                }
+            } else {
+                items.add(k + "=" + v);
+            }
+        }
+        return items;
     }
 }

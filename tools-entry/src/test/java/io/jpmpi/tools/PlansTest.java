@@ -86,7 +86,8 @@ class PlansTest {
         in.ran(List.of("/lib64/ld.so", "--list", "./a"), "\tlibmpi.so.40 => /l/libmpi.so.40 (0x00007f12ab)\n".getBytes(
                 StandardCharsets.UTF_8));
         in.note("said once");
-        Map<String, String> set = new HashMap<>(Map.of("A", "1,2"));
+        Map<String, String> set = new java.util.LinkedHashMap<>(Map.of("A", "1,2"));
+        set.put("LD_PRELOAD", null); // unset for the launcher (srun: SrunExport)
         Optional<byte[]> plan = Plans.plan(context(Map.of()), args, job(args.subList(2, args.size())), set, in);
         assertTrue(plan.isPresent());
         List<String> w = Arrays.asList(new String(plan.get(), StandardCharsets.UTF_8).split("\0", -1));
@@ -97,7 +98,7 @@ class PlansTest {
         assertTrue(text.contains("|env|PATH|=/usr/bin|env|JPMPI_OUTPUT_DIR|-|"), text);
         // what was asked comes last of the checks (each a process), said without its load addresses
         assertTrue(text.contains("|notexec|/opt/bin/orterun|nofile|/opt/lib/libt.so|ran|3|/lib64/ld.so|--list|./a|"
-                + "\tlibmpi.so.40 => /l/libmpi.so.40\n|note|said once|set|A=1,2|"), text);
+                + "\tlibmpi.so.40 => /l/libmpi.so.40\n|note|said once|set|A=1,2|unset|LD_PRELOAD|"), text);
         // the launcher's words before the program's own argument, which the next command line brings
         assertTrue(text.endsWith("|exec|6|orterun|-x|LD_PRELOAD=/x/libmpiprofilesupport.so|-np|2|./a|end|"), text);
     }
