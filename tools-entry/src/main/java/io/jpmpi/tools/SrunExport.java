@@ -19,11 +19,11 @@ import java.util.Optional;
  *
  * <p>With {@code ALL}, srun 22.05 gives the tasks its own value of a variable over a {@code NAME=VALUE}
  * of the list (checked: {@code FOO=0 srun --export=ALL,FOO=1 printenv FOO} prints 0). So a variable of
- * ours that srun's environment holds with another value (a site's or a user's {@code LD_PRELOAD}, say
- * XALT's or Darshan's; a module's {@code JPMPI_TOOLS_ENTRY}) goes through srun's environment too, named
- * bare; {@code LD_PRELOAD}, which srun's environment cannot hold for the tasks without preloading srun
- * itself, is unset for srun instead (ours for the ranks holds the user's own preload after the
- * dispatcher), and its value stays in the list, which then wins.
+ * ours that srun's environment holds with another value (a module's {@code JPMPI_TOOLS_ENTRY}, say)
+ * goes through srun's environment too (named bare in a list of the user's). A user's {@code LD_PRELOAD}
+ * (a site's XALT or Darshan), which srun's environment cannot hold for the tasks without preloading
+ * srun itself, is unset for srun instead: ours for the ranks, in the list, holds it after the
+ * dispatcher, and then wins.
  */
 final class SrunExport {
     /**
