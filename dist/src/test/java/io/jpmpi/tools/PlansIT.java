@@ -242,6 +242,49 @@ class PlansIT {
     }
 
     /**
+     * A job whose programs the command line does not name alone (an appfile or configfile, MPMD
+     * contexts) keeps a plan of its whole command line, with the file its programs are read from:
+     * the same command line starts from it; the file edited, the next run plans anew and runs what
+     * the file says now. (Open MPI takes a context's --oversubscribe nowhere in an appfile: two contexts.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.jpmpi.testsupport.MpiRun#implementations")
+    void anAppfileOrMpmdJobStartsFromAPlanOfItsWholeCommandLine(Impl impl) throws Exception {
+        Place place = Place.make("whole");
+        String n = impl == Impl.OPENMPI ? "-np" : "-n";
+        Path file = place.dir().resolve("contexts");
+        Files.writeString(file, n + " 1 " + impl.file("exitcode") + " 0\n" + n + " 1 " + impl.file("exitcode") + " 0\n");
+        List<String> job = new ArrayList<>(List.of("run", "--tools", "accounting," + impl.file("libcount.so"), "--"));
+        job.addAll(impl == Impl.OPENMPI ? List.of("mpirun", "--app", "contexts") : List.of("mpiexec.hydra", "-configfile",
+                "contexts"));
+        Ran first = jpmpi(place, job);
+        assertEquals(0, first.exit(), first::describe);
+        assertTrue(first.planned(), first::describe);
+        Ran second = jpmpi(place, job);
+        assertEquals(0, second.exit(), second::describe);
+        assertFalse(second.planned(), () -> "from the plan: " + second.describe());
+        assertEquals(2, second.out().lines().filter(l -> l.startsWith("count count rank ")).count(), second::describe);
+        // the file edited (its programs' arguments): planned anew, and what it says now runs
+        Files.writeString(file, n + " 1 " + impl.file("exitcode") + " 3\n" + n + " 1 " + impl.file("exitcode") + " 3\n");
+        Ran third = jpmpi(place, job);
+        assertEquals(3, third.exit(), third::describe);
+        assertTrue(third.planned(), third::describe);
+        assertEquals(2, third.out().lines().filter(l -> l.startsWith("count count rank ")).count(), third::describe);
+        Ran fourth = jpmpi(place, job);
+        assertEquals(3, fourth.exit(), fourth::describe);
+        assertFalse(fourth.planned(), fourth::describe);
+        assertEquals(4, place.records());
+        // MPMD contexts on the command line: the same words start from their plan
+        List<String> mpmd = new ArrayList<>(LauncherIT.run(List.of("--tools", "accounting"), impl, 1, "exitcode", "0"));
+        mpmd.addAll(List.of(":", n, "1", impl.file("exitcode"), "0"));
+        assertTrue(jpmpi(place, mpmd).planned());
+        Ran again = jpmpi(place, mpmd);
+        assertEquals(0, again.exit(), again::describe);
+        assertFalse(again.planned(), again::describe);
+        assertEquals(6, place.records());
+    }
+
+    /**
      * A site's mpirun that is a script choosing its MPI by a variable jpmpi does not know: the
      * launcher's --version, asked while planning, is asked again from the plan, so a job never starts
      * with the dispatcher of the MPI the variable no longer picks.

@@ -389,6 +389,27 @@ public final class LauncherGrammar {
         return out;
     }
 
+    /**
+     * The files {@code args} (the launcher's arguments, its name excluded) name for {@link #programs} to
+     * read, as written (relative to the working directory unless absolute): appfiles, configfiles,
+     * --multi-prog files. Empty when there are none or the words are refused.
+     */
+    public List<String> inputFiles(List<String> args) {
+        List<String> out = new ArrayList<>();
+        try {
+            for (Context c : scan(args)) {
+                out.addAll(c.appFiles);
+                out.addAll(c.configFiles);
+                if (c.multiProg && c.program != null) {
+                    out.add(c.program);
+                }
+            }
+        } catch (Refusal r) {
+            return List.of();
+        }
+        return out;
+    }
+
     /** Whether {@code args} name an appfile (Open MPI --app), whose contexts replace the command line's. */
     public boolean hasAppFile(List<String> args) {
         try {

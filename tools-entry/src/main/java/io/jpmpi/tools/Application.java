@@ -51,8 +51,16 @@ public record Application(Path path, Kind kind, List<String> libraries, Optional
             throws JpmpiException {
         LauncherGrammar grammar = launcher.grammar();
         List<LauncherGrammar.Program> programs;
+        Path cwd = Path.of("").toAbsolutePath();
+        // the files the programs are read from, written down for a plan before they are read
+        for (String file : grammar.inputFiles(args)) {
+            if (!Path.of(file).isAbsolute()) {
+                Plans.RECORDED.workingDirectory();
+            }
+            Plans.RECORDED.file(cwd.resolve(file));
+        }
         try {
-            programs = grammar.programs(args, Path.of("").toAbsolutePath());
+            programs = grammar.programs(args, cwd);
         } catch (LauncherGrammar.Refusal r) {
             if (!check) {
                 return List.of();

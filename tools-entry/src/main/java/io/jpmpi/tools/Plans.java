@@ -195,8 +195,8 @@ final class Plans {
 
     /**
      * Keeps the plan of {@code job}, about to take this process's place with {@code launcherEnv} set, when
-     * it can be: this is bin/jpmpi's process, plans are on, nothing opaque was read, the command line
-     * names one program. Quietly nothing otherwise (a plan kept is only time saved on the next job).
+     * it can be: this is bin/jpmpi's process, plans are on, nothing opaque was read, the launcher's words
+     * are the job's. Quietly nothing otherwise (a plan kept is only time saved on the next job).
      */
     static void keep(Context ctx, Job job, Map<String, String> launcherEnv) {
         List<String> words = args;
@@ -257,13 +257,14 @@ final class Plans {
     }
 
     /**
-     * How many of bin/jpmpi's words a plan of {@code job} is for: up to its one program, when the
-     * launcher's words after {@code --} are the job's and the launcher's grammar names one program on
-     * the command line alone.
+     * How many of bin/jpmpi's words a plan of {@code job} is for, when the launcher's words after
+     * {@code --} are the job's: up to its one program where the launcher's grammar names one program
+     * on the command line alone (the next command line's program arguments are its own); else all of
+     * them (MPMD contexts, an appfile, a configfile, a --multi-prog file: the same command line only).
      */
     static OptionalInt keyLength(List<String> words, Job job) {
         int sep = words.indexOf("--");
-        if (sep < 0 || !words.subList(sep + 1, words.size()).equals(launcherWords(job, words, sep))) {
+        if (sep < 0 || sep + 1 >= words.size() || !job.command().get(0).equals(words.get(sep + 1))) {
             return OptionalInt.empty();
         }
         List<String> rest = words.subList(sep + 2, words.size());
@@ -273,7 +274,15 @@ final class Plans {
         } catch (JpmpiException e) {
             return OptionalInt.empty();
         }
-        return at.isPresent() ? OptionalInt.of(sep + 2 + at.getAsInt() + 1) : OptionalInt.empty();
+        if (at.isEmpty()) {
+            // (the whole command: nothing of the next command line's is added to it, whatever jpmpi
+            // inserted between its words, as Open MPI's -x after each context's separator)
+            return OptionalInt.of(words.size());
+        }
+        if (!words.subList(sep + 1, words.size()).equals(launcherWords(job, words, sep))) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(sep + 2 + at.getAsInt() + 1);
     }
 
     /** The words the job was planned from (its command's tail is theirs). */

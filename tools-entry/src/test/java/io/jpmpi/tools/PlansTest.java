@@ -61,16 +61,17 @@ class PlansTest {
     }
 
     @Test
-    void aPlanIsForTheWordsUpToTheOneProgram() {
+    void aPlanIsForTheWordsUpToTheOneProgramOrForAllOfThem() {
         List<String> args = words("run", "--tools", "accounting", "--", "orterun", "-np", "2", "./a", "x", ":");
-        // the program's own argument ':' after it: mpirun takes it for a context, so no plan
-        assertEquals(OptionalInt.empty(), Plans.keyLength(args, job(args.subList(4, args.size()))));
+        // the program's own argument ':' after it: mpirun takes it for a context, so a plan of all the words
+        assertEquals(OptionalInt.of(args.size()), Plans.keyLength(args, job(args.subList(4, args.size()))));
         List<String> one = args.subList(0, 9);
         assertEquals(OptionalInt.of(8), Plans.keyLength(one, job(one.subList(4, one.size()))));
+        // MPMD contexts, an appfile: the same command line only
         List<String> two = words("run", "--", "orterun", "-np", "1", "./a", ":", "-np", "1", "./b");
-        assertEquals(OptionalInt.empty(), Plans.keyLength(two, job(two.subList(2, two.size()))));
+        assertEquals(OptionalInt.of(two.size()), Plans.keyLength(two, job(two.subList(2, two.size()))));
         List<String> file = words("run", "--", "orterun", "--app", "appfile");
-        assertEquals(OptionalInt.empty(), Plans.keyLength(file, job(file.subList(2, file.size()))));
+        assertEquals(OptionalInt.of(file.size()), Plans.keyLength(file, job(file.subList(2, file.size()))));
         // a command that is not the words' (what was planned is something else): no plan
         assertEquals(OptionalInt.empty(), Plans.keyLength(one, job(words("orterun", "-np", "2", "./b", "x"))));
     }
