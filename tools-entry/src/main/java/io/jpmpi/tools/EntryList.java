@@ -26,6 +26,8 @@ public record EntryList(List<Item> items) {
     public static final Set<String> KEYWORDS = Set.of("v", "vv", "fort", "fortran", "preload");
     /** How many levels the dispatcher holds: JPMPI_MAX_LEVELS of jpmpi.h (a test compares them). */
     public static final int MAX_LEVELS = 64;
+    /** What {@code ldconfig -p} lists. */
+    private static final Path LINKER_CACHE = Path.of("/etc/ld.so.cache");
 
     public enum Kind {
         KEYWORD, C_TOOL, JAVA_LEVEL
@@ -228,7 +230,7 @@ public record EntryList(List<Item> items) {
 
     /**
      * {@code file} where the dynamic loader would find it: LD_LIBRARY_PATH, the linker cache, the default
-     * dirs. Written down for a plan: each place it is not, the linker cache's answer ({@code ldconfig -p}).
+     * dirs. Written down for a plan: each place it is not, the linker cache's file.
      */
     static Optional<Path> findLibrary(String file, Map<String, String> env) {
         Set<String> dirs = new LinkedHashSet<>();
@@ -246,15 +248,18 @@ public record EntryList(List<Item> items) {
                 return p;
             }
         }
+        // ldconfig -p prints the linker cache: the cache file is what a plan writes down (its listing
+        // is ~50 kB here, more on a site's login node, and would be run again from every plan)
+        Plans.RECORDED.file(LINKER_CACHE);
         try {
-            for (String line : Processes.capture(List.of("/sbin/ldconfig", "-p")).split("\n")) {
+            for (String line : Toolchain.run(List.of("/sbin/ldconfig", "-p")).split("\n")) {
                 String t = line.trim();
                 int arrow = t.lastIndexOf(" => ");
                 if (t.startsWith(file + " ") && arrow > 0 && t.contains("x86-64") == isX86()) {
                     return Optional.of(Path.of(t.substring(arrow + 4)));
                 }
             }
-        } catch (JpmpiException e) {
+        } catch (IOException e) {
             // no linker cache: the default directories below
         }
         for (String d : List.of("/lib", "/usr/lib", "/lib64", "/usr/lib64")) {

@@ -30,9 +30,9 @@ import java.util.Set;
  * from a few things only: the command line up to its program, some variables, the working directory
  * where a relative path was resolved,
  * a few files (the launcher, the program, the dispatcher and the tools' libraries, names on PATH before
- * the launcher's, places a library was not), the installation, what the planning asked other programs
- * (the dynamic loader's {@code --list}, a launcher's {@code --version}, python, {@code ldconfig -p}) and
- * what they said. While a run plans, every one of them is written down here as it is read
+ * the launcher's, places a library was not, the linker cache), the installation, what the planning asked
+ * other programs (the dynamic loader's {@code --list}, a launcher's {@code --version}, python) and what
+ * they said. While a run plans, every one of them is written down here as it is read
  * ({@link #RECORDED}); anything read and not written down (a Java level's jar, the whole environment)
  * makes the job's plan one that is not kept.
  *
