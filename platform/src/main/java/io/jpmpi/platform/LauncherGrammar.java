@@ -410,15 +410,6 @@ public final class LauncherGrammar {
         return out;
     }
 
-    /** Whether {@code args} name an appfile (Open MPI --app), whose contexts replace the command line's. */
-    public boolean hasAppFile(List<String> args) {
-        try {
-            return scan(args).stream().anyMatch(c -> !c.appFiles.isEmpty());
-        } catch (Refusal r) {
-            return false;
-        }
-    }
-
     /** The word between MPMD contexts ({@code :}), if this launcher has them. */
     public Optional<String> contextSeparator() {
         return Optional.ofNullable(separator);

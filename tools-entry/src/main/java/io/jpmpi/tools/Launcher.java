@@ -125,8 +125,8 @@ public record Launcher(Kind kind, String word, Path path, Optional<MpiImpl> impl
         switch (kind) {
             case OPEN_MPI -> {
                 LauncherGrammar g = grammar();
-                if (g.id().equals("openmpi-4.1") && g.hasAppFile(command.subList(1, command.size()))) {
-                    // mpirun 4.1 ignores -x (every option but MCA parameters) with an appfile
+                if (g.id().equals("openmpi-4.1") && !g.inputFiles(command.subList(1, command.size())).isEmpty()) {
+                    // mpirun 4.1 ignores -x (every option but MCA parameters) with an appfile, its one file of programs
                     return new Rewritten(OmpiEnvList.pass(g, command, vars, env), own);
                 }
                 // Open MPI 4.1 gives a -x only to the ranks of the context it is in: after every separator too

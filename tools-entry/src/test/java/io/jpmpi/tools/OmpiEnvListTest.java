@@ -53,8 +53,8 @@ class OmpiEnvListTest {
 
     @Test
     void theGrammarTellsAnAppfileAndTheOptionsUsed() {
-        assertTrue(OMPI.hasAppFile(List.of("-np", "2", "--app", "f")));
-        assertEquals(false, OMPI.hasAppFile(List.of("-np", "2", "./a", "--app")), "the program's own words");
+        assertEquals(List.of("f"), OMPI.inputFiles(List.of("-np", "2", "--app", "f")));
+        assertEquals(List.of(), OMPI.inputFiles(List.of("-np", "2", "./a", "--app", "g")), "the program's own words");
         List<LauncherGrammar.Use> uses = OMPI.uses(List.of("-np", "2", "--mca", "btl", "self", "./a", "-x"));
         assertEquals(2, uses.size());
         assertEquals(2, uses.get(1).at());
